@@ -1,0 +1,94 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#ifndef TAGGER_ALGORITHMS_H
+#define TAGGER_ALGORITHMS_H
+
+#include "tagger-elp.h"
+#include "tagger-rules.h"
+#include "tagger-topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace tagger
+{
+
+/// How the greedy merge checks that a merge keeps a tag's subgraph acyclic.
+enum class CycleCheck
+{
+    INCREMENTAL, //!< dynamic topological order (Pearce-Kelly), O(affected region)
+    NAIVE        //!< a fresh graph search per merge, as in the paper's analysis
+};
+
+/// In which order the greedy merge raises tags.
+enum class GreedyOrder
+{
+    /**
+     * Each transition keeps its incoming tag when that adds no cycle, else takes
+     * tag + 1 (first fit per transition).
+     */
+    LOCAL,
+    /**
+     * Algorithm 2 as printed: one current tag t' for the whole level; once a
+     * level needed t' + 1, every later level starts from t' + 1.
+     */
+    PAPER
+};
+
+/// Options of the tagging algorithms.
+struct TaggingOptions
+{
+    uint32_t classes{1}; //!< application classes; class c starts with tag c
+    CycleCheck cycleCheck{CycleCheck::INCREMENTAL};
+    GreedyOrder order{GreedyOrder::LOCAL};
+};
+
+/**
+ * Algorithm 1 (brute force): the tag is the hop number, +1 at every hop.
+ * With classes > 1, class c starts at tag c.
+ */
+TagRules TagBruteForce(const HopGraph& elp, const TaggingOptions& opt = {});
+
+/**
+ * Algorithm 2 (greedy merge of the brute-force tags), processing the levels of
+ * the brute-force graph in order.  The unit of decision is a transition
+ * (node, tag, in port, out port): all packets that share it get one new tag, so
+ * the result is a function of (tag, in, out) by construction.  A transition
+ * keeps its tag when the edge it adds leaves that tag's subgraph acyclic,
+ * otherwise it gets the next tag (which can never close a cycle, since edges
+ * between tags only go up).
+ */
+TagRules TagGreedy(const HopGraph& elp, const TaggingOptions& opt = {});
+
+/**
+ * Clos bounce tagging (section IV): ToR and Leaf switches raise the tag by one
+ * when a packet that came down (arrived from a higher layer) goes up again;
+ * every other transition keeps the tag.  Tags 1 .. bounces + classes: class c
+ * starts at tag c, tolerates `bounces` bounces and becomes lossy after that.
+ * Requires a layered topology (throws TaggerError otherwise).
+ */
+TagRules TagClos(const Topology& topo, uint32_t bounces, const TaggingOptions& opt = {});
+
+/// Counters reported by the greedy merge (for benchmarks).
+struct GreedyStats
+{
+    uint64_t transitions{0}; //!< decisions taken
+    uint64_t merged{0};      //!< decisions that kept the tag
+    uint64_t cycleChecks{0}; //!< edge insertions checked
+    uint64_t rejected{0};    //!< checks that found a cycle
+};
+
+/// TagGreedy with statistics.
+TagRules TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats);
+
+} // namespace tagger
+} // namespace ns3
+
+#endif /* TAGGER_ALGORITHMS_H */

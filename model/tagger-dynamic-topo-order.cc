@@ -1,0 +1,240 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tagger-dynamic-topo-order.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+namespace tagger
+{
+
+DynamicTopoOrder::DynamicTopoOrder(uint32_t nodes, bool naive)
+    : m_naive(naive)
+{
+    Resize(nodes);
+}
+
+void
+DynamicTopoOrder::Resize(uint32_t n)
+{
+    uint32_t old = GetNNodes();
+    if (n <= old)
+    {
+        return;
+    }
+    m_out.resize(n);
+    m_in.resize(n);
+    m_ord.resize(n);
+    m_pos.resize(n);
+    m_mark.resize(n, 0);
+    for (uint32_t i = old; i < n; ++i)
+    {
+        // new nodes have no edges: append them at the end of the order
+        m_ord[i] = i;
+        m_pos[i] = i;
+    }
+}
+
+bool
+DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
+{
+    if (u == v)
+    {
+        return false;
+    }
+    Resize(std::max(u, v) + 1);
+    if (std::find(m_out[u].begin(), m_out[u].end(), v) != m_out[u].end())
+    {
+        return true;
+    }
+    if (m_naive)
+    {
+        // a fresh search from the head for the tail, every time
+        if (Reaches(v, u))
+        {
+            return false;
+        }
+    }
+    else if (m_ord[v] < m_ord[u] && !Reorder(u, v))
+    {
+        return false;
+    }
+    m_out[u].push_back(v);
+    m_in[v].push_back(u);
+    ++m_nEdges;
+    if (m_recording)
+    {
+        m_addedEdges.emplace_back(u, v);
+    }
+    return true;
+}
+
+bool
+DynamicTopoOrder::Reaches(uint32_t from, uint32_t to)
+{
+    ++m_epoch;
+    m_stack.clear();
+    m_stack.push_back(from);
+    m_mark[from] = m_epoch;
+    while (!m_stack.empty())
+    {
+        uint32_t n = m_stack.back();
+        m_stack.pop_back();
+        ++m_visited;
+        if (n == to)
+        {
+            return true;
+        }
+        for (uint32_t m : m_out[n])
+        {
+            if (m_mark[m] != m_epoch)
+            {
+                m_mark[m] = m_epoch;
+                m_stack.push_back(m);
+            }
+        }
+    }
+    return false;
+}
+
+bool
+DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
+{
+    // Pearce-Kelly: the edge u -> v violates the order (ord[v] < ord[u]); only
+    // nodes with positions in [ord[v], ord[u]] can be affected.
+    const uint32_t lb = m_ord[v];
+    const uint32_t ub = m_ord[u];
+    ++m_epoch;
+    // forward search from v among nodes before u
+    m_fwd.clear();
+    m_stack.clear();
+    m_stack.push_back(v);
+    m_mark[v] = m_epoch;
+    while (!m_stack.empty())
+    {
+        uint32_t n = m_stack.back();
+        m_stack.pop_back();
+        ++m_visited;
+        m_fwd.push_back(n);
+        for (uint32_t m : m_out[n])
+        {
+            if (m == u)
+            {
+                return false; // u reachable from v: the edge closes a cycle
+            }
+            if (m_mark[m] != m_epoch && m_ord[m] < ub)
+            {
+                m_mark[m] = m_epoch;
+                m_stack.push_back(m);
+            }
+        }
+    }
+    // backward search from u among nodes after v
+    m_bwd.clear();
+    m_stack.push_back(u);
+    m_mark[u] = m_epoch;
+    while (!m_stack.empty())
+    {
+        uint32_t n = m_stack.back();
+        m_stack.pop_back();
+        ++m_visited;
+        m_bwd.push_back(n);
+        for (uint32_t m : m_in[n])
+        {
+            if (m_mark[m] != m_epoch && m_ord[m] > lb)
+            {
+                m_mark[m] = m_epoch;
+                m_stack.push_back(m);
+            }
+        }
+    }
+    // the backward set must come before the forward set; reuse their positions
+    auto byOrd = [this](uint32_t a, uint32_t b) { return m_ord[a] < m_ord[b]; };
+    std::sort(m_fwd.begin(), m_fwd.end(), byOrd);
+    std::sort(m_bwd.begin(), m_bwd.end(), byOrd);
+    std::vector<uint32_t> slots;
+    slots.reserve(m_fwd.size() + m_bwd.size());
+    for (uint32_t n : m_bwd)
+    {
+        slots.push_back(m_ord[n]);
+    }
+    for (uint32_t n : m_fwd)
+    {
+        slots.push_back(m_ord[n]);
+    }
+    std::sort(slots.begin(), slots.end());
+    size_t i = 0;
+    auto place = [&](uint32_t n) {
+        uint32_t p = slots[i++];
+        if (m_recording && m_ord[n] != p)
+        {
+            m_ordChanges.emplace_back(n, m_ord[n]);
+        }
+        m_ord[n] = p;
+        m_pos[p] = n;
+    };
+    for (uint32_t n : m_bwd)
+    {
+        place(n);
+    }
+    for (uint32_t n : m_fwd)
+    {
+        place(n);
+    }
+    return true;
+}
+
+bool
+DynamicTopoOrder::CheckOrder() const
+{
+    for (uint32_t u = 0; u < m_out.size(); ++u)
+    {
+        if (m_pos[m_ord[u]] != u)
+        {
+            return false;
+        }
+        for (uint32_t v : m_out[u])
+        {
+            if (!m_naive && m_ord[u] >= m_ord[v])
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+void
+DynamicTopoOrder::Checkpoint()
+{
+    m_recording = true;
+    m_addedEdges.clear();
+    m_ordChanges.clear();
+}
+
+void
+DynamicTopoOrder::Rollback()
+{
+    for (auto it = m_addedEdges.rbegin(); it != m_addedEdges.rend(); ++it)
+    {
+        auto& out = m_out[it->first];
+        out.erase(std::find(out.begin(), out.end(), it->second));
+        auto& in = m_in[it->second];
+        in.erase(std::find(in.begin(), in.end(), it->first));
+        --m_nEdges;
+    }
+    for (auto it = m_ordChanges.rbegin(); it != m_ordChanges.rend(); ++it)
+    {
+        m_ord[it->first] = it->second;
+        m_pos[it->second] = it->first;
+    }
+    m_addedEdges.clear();
+    m_ordChanges.clear();
+    m_recording = false;
+}
+
+} // namespace tagger
+} // namespace ns3

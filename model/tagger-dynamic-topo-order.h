@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#ifndef TAGGER_DYNAMIC_TOPO_ORDER_H
+#define TAGGER_DYNAMIC_TOPO_ORDER_H
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+namespace tagger
+{
+
+/**
+ * \ingroup tagger
+ * \brief A directed graph over dense integer ids that stays acyclic: edges are
+ * inserted one at a time and an insertion that would close a cycle is refused.
+ *
+ * Two checkers behind one interface: the incremental one keeps a topological
+ * order and repairs only the affected region on insertion (Pearce and Kelly,
+ * "A dynamic topological sort algorithm for directed acyclic graphs", JEA 2006);
+ * the naive one searches from the new edge's head for its tail every time.
+ *
+ * Checkpoint()/Rollback() undo every insertion (and order change) made since the
+ * checkpoint, for callers that add several edges as one step.
+ */
+class DynamicTopoOrder
+{
+  public:
+    /// \param nodes number of nodes (ids 0..nodes-1)  \param naive use the naive check
+    explicit DynamicTopoOrder(uint32_t nodes = 0, bool naive = false);
+
+    /// Grow the id space to at least n nodes.
+    void Resize(uint32_t n);
+
+    uint32_t GetNNodes() const
+    {
+        return static_cast<uint32_t>(m_ord.size());
+    }
+
+    /**
+     * Insert u -> v unless it closes a cycle (u == v counts as one).
+     * \return true when inserted (or already present), false when refused.
+     */
+    bool TryAddEdge(uint32_t u, uint32_t v);
+
+    /// Number of edges.
+    uint64_t GetNEdges() const
+    {
+        return m_nEdges;
+    }
+
+    /// Position of n in the maintained topological order (incremental mode).
+    uint32_t GetOrder(uint32_t n) const
+    {
+        return m_ord[n];
+    }
+
+    /// true when every edge u->v has GetOrder(u) < GetOrder(v) (for tests).
+    bool CheckOrder() const;
+
+    /// Start recording changes for Rollback().
+    void Checkpoint();
+    /// Undo every change since the last Checkpoint().
+    void Rollback();
+
+    /// Statistics: nodes visited by searches so far.
+    uint64_t GetVisited() const
+    {
+        return m_visited;
+    }
+
+  private:
+    bool Reaches(uint32_t from, uint32_t to); //!< naive search
+    bool Reorder(uint32_t u, uint32_t v);     //!< Pearce-Kelly; false on cycle
+
+    bool m_naive;
+    std::vector<std::vector<uint32_t>> m_out;
+    std::vector<std::vector<uint32_t>> m_in;
+    std::vector<uint32_t> m_ord; //!< node -> position
+    std::vector<uint32_t> m_pos; //!< position -> node
+    std::vector<uint32_t> m_mark;
+    uint32_t m_epoch{0};
+    uint64_t m_nEdges{0};
+    uint64_t m_visited{0};
+
+    // undo log
+    bool m_recording{false};
+    std::vector<std::pair<uint32_t, uint32_t>> m_addedEdges;
+    std::vector<std::pair<uint32_t, uint32_t>> m_ordChanges; //!< (node, old position)
+
+    // scratch
+    std::vector<uint32_t> m_fwd;
+    std::vector<uint32_t> m_bwd;
+    std::vector<uint32_t> m_stack;
+};
+
+} // namespace tagger
+} // namespace ns3
+
+#endif /* TAGGER_DYNAMIC_TOPO_ORDER_H */

@@ -1,0 +1,156 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#ifndef TAGGER_ELP_H
+#define TAGGER_ELP_H
+
+#include "tagger-topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace tagger
+{
+
+/// A path as node ids, from a source host to a destination host.
+using Path = std::vector<NodeId>;
+
+/// Highest hop level a HopGraph can hold (levels are bits 1..63 of a uint64_t).
+constexpr uint32_t kMaxLevel = 63;
+
+/**
+ * \ingroup tagger
+ * \brief The brute-force tagged graph of Algorithm 1 in compact form.
+ *
+ * Algorithm 1 tags a packet with its hop number: the packet arrives at the
+ * i-th forwarding node of its path with tag i (the first switch after the
+ * source host sees level 1).  A node of the brute-force graph is therefore
+ * (ingress port, level) and an edge leaves it through an egress port.  This
+ * class keeps, for every forwarding node and every (in port, out port) pair, the
+ * bitmask of levels at which some ELP path takes that transition.  The next
+ * node of an edge is the far end of the out port at level + 1; when that far
+ * end is a host which is the path's destination, the edge is the last hop.
+ *
+ * The same structure is filled from explicit paths or directly from per-hop
+ * transition rules (shortest paths, shortest-path trees, up-down with bounces),
+ * so families with billions of paths never need enumerating.
+ */
+class HopGraph
+{
+  public:
+    HopGraph() = default;
+    explicit HopGraph(const Topology& topo);
+
+    /// Record that a path arrives at (node, in) at `level` and leaves by `out`.
+    void Add(NodeId node, PortNo in, PortNo out, uint32_t level);
+    /// OR a whole bitmask of levels (bit L = level L).
+    void AddMask(NodeId node, PortNo in, PortNo out, uint64_t levels);
+
+    /// Bitmask of levels for (node, in, out); 0 when none.
+    uint64_t GetMask(NodeId node, PortNo in, PortNo out) const
+    {
+        const auto& m = m_masks[node];
+        return m.empty() ? 0 : m[in * m_ports[node] + out];
+    }
+
+    /// Record a whole explicit path (host ... host).  Throws TaggerError for a
+    /// path that is too short, not host-to-host, has a loop, uses two nodes
+    /// that are not linked, or passes through a host that does not relay.
+    void AddPath(const Path& path);
+
+    /// Highest level present (0 when empty).
+    uint32_t GetMaxLevel() const
+    {
+        return m_maxLevel;
+    }
+
+    /// Number of (node, in, out, level) entries.
+    uint64_t CountEntries() const;
+
+    /// true when nothing was added.
+    bool IsEmpty() const
+    {
+        return m_maxLevel == 0;
+    }
+
+    const Topology& GetTopology() const
+    {
+        return *m_topo;
+    }
+
+  private:
+    const Topology* m_topo{nullptr};
+    std::vector<uint32_t> m_ports;              //!< ports per node (0 for non-forwarders)
+    std::vector<std::vector<uint64_t>> m_masks; //!< per node: [in * ports + out]
+    uint32_t m_maxLevel{0};
+};
+
+/**
+ * \ingroup tagger
+ * \brief Expected lossless paths: always as a HopGraph, and as explicit paths
+ * when the generator enumerated them (small families, files, random paths).
+ */
+struct Elp
+{
+    HopGraph graph;
+    std::vector<Path> paths; //!< explicit paths; may be empty for large families
+    uint64_t pathCount{0};   //!< number of ELP paths (counted even when not stored)
+    uint32_t longestPath{0}; //!< links on the longest path (host to host), = max level + 1
+};
+
+/**
+ * \ingroup tagger
+ * \brief Options for the ELP generators.
+ */
+struct ElpOptions
+{
+    /// Keep explicit paths in Elp::paths when at most this many (0: never).
+    uint64_t maxExplicitPaths{1000000};
+    uint64_t seed{1}; //!< for tie breaking in trees and for random paths
+};
+
+/// All shortest host-to-host paths (every equal-cost path).
+Elp MakeShortestPathElp(const Topology& topo, const ElpOptions& opt = {});
+
+/**
+ * Destination-rooted shortest-path spanning trees (Table V): for every
+ * destination switch one BFS tree toward it, each node choosing its parent
+ * among equal-distance neighbours at random (seeded); every host reaches every
+ * other host along the tree of the destination's switch.
+ */
+Elp MakeShortestPathTreeElp(const Topology& topo, const ElpOptions& opt = {});
+
+/**
+ * Clos up-down paths with up to `bounces` bounces (a bounce: a packet that came
+ * down into a switch goes up again).  Requires a layered topology.  Paths are
+ * walks without a repeated node; as a HopGraph built from per-hop transitions.
+ */
+Elp MakeUpDownElp(const Topology& topo, uint32_t bounces, const ElpOptions& opt = {});
+
+/// The k shortest loop-free paths between every ordered host pair (Yen).
+Elp MakeKShortestElp(const Topology& topo, uint32_t k, const ElpOptions& opt = {});
+
+/// Add n random loop-free host-to-host paths (random walks without repeated
+/// nodes between random host pairs), seeded, to an ELP.
+void AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed);
+
+/**
+ * Read paths from a text file: one path per line, node names separated by
+ * spaces, '#' starts a comment, blank lines ignored.  Throws TaggerError naming
+ * the file and line for an unknown node, a loop, unlinked neighbours, ...
+ */
+Elp ReadElpFile(const Topology& topo, const std::string& filename);
+
+/// Build an Elp from explicit paths (validates each path).
+Elp MakeElpFromPaths(const Topology& topo, std::vector<Path> paths);
+
+} // namespace tagger
+} // namespace ns3
+
+#endif /* TAGGER_ELP_H */

@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#ifndef TAGGER_IO_H
+#define TAGGER_IO_H
+
+#include "tagger-elp.h"
+#include "tagger-rules.h"
+#include "tagger-topology.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace tagger
+{
+
+/**
+ * Read a topology from JSON text:
+ * {"nodes": [{"name": "T1", "kind": "switch", "ports": 4, "layer": 1}, ...],
+ *  "links": [{"a": "T1", "a_port": 0, "b": "H1", "b_port": 0}, ...]}
+ * "layer" and "relay" (bool, hosts only) are optional; other keys (rules, tcam,
+ * elp, stats of a tagger-rules output) are ignored.  Throws TaggerError naming
+ * the source and the field at fault.
+ */
+Topology ReadTopologyJson(std::istream& in, const std::string& source);
+
+/// Write the topology part ("nodes" and "links") as JSON.
+void WriteTopologyJson(const Topology& topo, std::ostream& out);
+
+/**
+ * Read a GraphML file (e.g. a Topology Zoo file) as switches and links; node
+ * names from the "label" attribute when present and unique, else the node id.
+ * Each switch gets one port per incident edge plus hostsPerSwitch host ports,
+ * and hostsPerSwitch hosts named H1.. are attached.  Self-loops are skipped.
+ * Throws TaggerError on a malformed file.
+ */
+Topology ReadGraphml(std::istream& in, const std::string& source, uint32_t hostsPerSwitch);
+
+/// Read a topology file: GraphML when its name ends in .graphml or .xml or it
+/// starts with '<', JSON otherwise.  Throws TaggerError (unreadable, malformed).
+Topology ReadTopologyFile(const std::string& filename, uint32_t hostsPerSwitch);
+
+/// Everything tagger-rules writes besides the topology.
+struct RulesOutput
+{
+    uint32_t losslessTags{0};
+    const TagRules* rules{nullptr};
+    const std::vector<Path>* elp{nullptr}; //!< written as "elp" when non-null
+    std::map<std::string, double> stats;   //!< written in "stats"
+};
+
+/**
+ * Write the full tagger-rules JSON: nodes, links, lossless_tags, rules (per
+ * forwarding node with at least one rule), tcam (CompressTcam), elp, stats.
+ */
+void WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& os);
+
+/**
+ * Read the rules part of a tagger-rules JSON file back into TagRules for the
+ * given topology (node names must match).  Returns the lossless tag count in
+ * losslessTags.  Throws TaggerError naming what is wrong.
+ */
+TagRules ReadRulesJson(const Topology& topo,
+                       std::istream& in,
+                       const std::string& source,
+                       uint32_t& losslessTags);
+
+} // namespace tagger
+} // namespace ns3
+
+#endif /* TAGGER_IO_H */

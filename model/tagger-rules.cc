@@ -1,0 +1,187 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tagger-rules.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+namespace tagger
+{
+
+TagRules::TagRules(const Topology& topo)
+    : m_topo(&topo),
+      m_ports(topo.GetNNodes(), 0),
+      m_table(topo.GetNNodes())
+{
+    for (NodeId n = 0; n < topo.GetNNodes(); ++n)
+    {
+        if (topo.IsForwarder(n))
+        {
+            m_ports[n] = topo.GetNode(n).ports;
+        }
+    }
+}
+
+void
+TagRules::Set(NodeId node, Tag tag, PortNo in, PortNo out, Tag newTag)
+{
+    if (node >= m_table.size() || m_ports[node] == 0)
+    {
+        throw std::logic_error("TagRules::Set: node " + std::to_string(node) +
+                               " is not a forwarding node");
+    }
+    if (tag == kLossyTag || newTag == kLossyTag || tag > kMaxTag || newTag > kMaxTag)
+    {
+        throw std::logic_error("TagRules::Set: tag out of range");
+    }
+    const uint32_t p = m_ports[node];
+    if (in >= p || out >= p)
+    {
+        throw std::logic_error("TagRules::Set: port out of range");
+    }
+    auto& perTag = m_table[node];
+    if (perTag.size() <= tag)
+    {
+        perTag.resize(tag + 1);
+    }
+    auto& cells = perTag[tag];
+    if (cells.empty())
+    {
+        cells.assign(static_cast<size_t>(p) * p, kLossyTag);
+    }
+    Tag& cell = cells[static_cast<size_t>(in) * p + out];
+    if (cell != kLossyTag && cell != newTag)
+    {
+        throw std::logic_error("TagRules::Set: " + m_topo->GetNode(node).name + " tag " +
+                               std::to_string(tag) + " in " + std::to_string(in) + " out " +
+                               std::to_string(out) + " already maps to " + std::to_string(cell) +
+                               ", not " + std::to_string(newTag));
+    }
+    cell = newTag;
+}
+
+void
+TagRules::ForEachRule(NodeId node, const std::function<void(const Rule&)>& fn) const
+{
+    const auto& perTag = m_table[node];
+    const uint32_t p = m_ports[node];
+    for (size_t t = 1; t < perTag.size(); ++t)
+    {
+        const auto& cells = perTag[t];
+        if (cells.empty())
+        {
+            continue;
+        }
+        for (PortNo in = 0; in < p; ++in)
+        {
+            for (PortNo out = 0; out < p; ++out)
+            {
+                Tag nt = cells[static_cast<size_t>(in) * p + out];
+                if (nt != kLossyTag)
+                {
+                    fn(Rule{static_cast<Tag>(t), in, out, nt});
+                }
+            }
+        }
+    }
+}
+
+uint32_t
+TagRules::CountRules(NodeId node) const
+{
+    uint32_t count = 0;
+    for (const auto& cells : m_table[node])
+    {
+        for (Tag nt : cells)
+        {
+            count += (nt != kLossyTag);
+        }
+    }
+    return count;
+}
+
+std::vector<Rule>
+TagRules::GetRules(NodeId node) const
+{
+    std::vector<Rule> rules;
+    ForEachRule(node, [&rules](const Rule& r) { rules.push_back(r); });
+    return rules;
+}
+
+uint32_t
+TagRules::GetLosslessTags() const
+{
+    uint32_t lossless = 0;
+    for (NodeId n = 0; n < m_table.size(); ++n)
+    {
+        // a tag held at a forwarding node's ingress: every rule's match tag, and
+        // every new tag sent to a forwarding neighbour
+        ForEachRule(n, [&](const Rule& r) {
+            lossless = std::max<uint32_t>(lossless, r.tag);
+            PortRef peer = m_topo->GetPeer(n, r.outPort);
+            if (peer.node != kNone && m_topo->IsForwarder(peer.node))
+            {
+                lossless = std::max<uint32_t>(lossless, r.newTag);
+            }
+        });
+    }
+    return lossless;
+}
+
+Tag
+TagRules::GetMaxTag() const
+{
+    Tag maxTag = 0;
+    for (NodeId n = 0; n < m_table.size(); ++n)
+    {
+        ForEachRule(n, [&maxTag](const Rule& r) { maxTag = std::max({maxTag, r.tag, r.newTag}); });
+    }
+    return maxTag;
+}
+
+std::vector<TcamEntry>
+CompressTcam(const TagRules& rules, NodeId node)
+{
+    // (tag, new tag) -> out port -> in ports
+    std::map<std::pair<Tag, Tag>, std::map<PortNo, std::vector<PortNo>>> groups;
+    rules.ForEachRule(node, [&groups](const Rule& r) {
+        groups[{r.tag, r.newTag}][r.outPort].push_back(r.inPort);
+    });
+    std::vector<TcamEntry> entries;
+    for (auto& [key, byOut] : groups)
+    {
+        // out ports with identical in-port sets share one entry
+        std::map<std::vector<PortNo>, std::vector<PortNo>> byInSet;
+        for (auto& [out, ins] : byOut)
+        {
+            byInSet[ins].push_back(out); // ins are sorted: ForEachRule walks in order
+        }
+        for (auto& [ins, outs] : byInSet)
+        {
+            entries.push_back(TcamEntry{key.first, ins, outs, key.second});
+        }
+    }
+    return entries;
+}
+
+Tag
+LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo out)
+{
+    for (const auto& e : entries)
+    {
+        if (e.tag == tag && std::binary_search(e.inPorts.begin(), e.inPorts.end(), in) &&
+            std::binary_search(e.outPorts.begin(), e.outPorts.end(), out))
+        {
+            return e.newTag;
+        }
+    }
+    return kLossyTag;
+}
+
+} // namespace tagger
+} // namespace ns3

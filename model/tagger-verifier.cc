@@ -1,0 +1,304 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tagger-verifier.h"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+namespace tagger
+{
+
+namespace
+{
+
+using Digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using Vertex = boost::graph_traits<Digraph>::vertex_descriptor;
+
+/// Thrown by the DFS visitor at the first back edge: u -> v closes a cycle.
+struct BackEdgeFound
+{
+    Vertex u;
+    Vertex v;
+};
+
+/// Records the DFS tree so a back edge can be turned into a cycle.
+class CycleVisitor : public boost::default_dfs_visitor
+{
+  public:
+    explicit CycleVisitor(std::vector<Vertex>& parent)
+        : m_parent(&parent)
+    {
+    }
+
+    template <class Edge, class Graph>
+    void tree_edge(Edge e, const Graph& g)
+    {
+        (*m_parent)[boost::target(e, g)] = boost::source(e, g);
+    }
+
+    template <class Edge, class Graph>
+    void back_edge(Edge e, const Graph& g)
+    {
+        throw BackEdgeFound{boost::source(e, g), boost::target(e, g)};
+    }
+
+  private:
+    std::vector<Vertex>* m_parent;
+};
+
+bool
+Forwards(const Topology& topo, NodeId n)
+{
+    return n != kNone && topo.IsForwarder(n) && topo.GetNode(n).ports > 0;
+}
+
+TaggedNode
+NodeOfPort(const Topology& topo, PortIndex idx, Tag tag)
+{
+    PortRef r = topo.GetPortRef(idx);
+    return TaggedNode{r.node, r.port, tag};
+}
+
+std::string
+FormatRule(const Topology& topo, NodeId x, const Rule& r)
+{
+    std::ostringstream os;
+    os << topo.GetNode(x).name << " (tag " << unsigned(r.tag) << ", in " << r.inPort << ", out "
+       << r.outPort << ") -> " << unsigned(r.newTag);
+    return os.str();
+}
+
+std::string
+FormatPath(const Topology& topo, const Path& path)
+{
+    std::string s;
+    for (NodeId n : path)
+    {
+        s += (s.empty() ? "" : " ") + topo.GetNode(n).name;
+    }
+    return s;
+}
+
+} // namespace
+
+std::string
+FormatTaggedNode(const Topology& topo, const TaggedNode& n)
+{
+    return topo.GetNode(n.node).name + " port " + std::to_string(n.port) + " tag " +
+           std::to_string(n.tag);
+}
+
+VerifyResult
+VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
+{
+    const Topology& topo = rules.GetTopology();
+    VerifyResult res;
+    // edges of every tag's subgraph, and the two other requirements on the way
+    std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>> intra;
+    for (NodeId x = 0; x < topo.GetNNodes() && res.ok; ++x)
+    {
+        if (!Forwards(topo, x))
+        {
+            continue;
+        }
+        rules.ForEachRule(x, [&](const Rule& r) {
+            if (!res.ok)
+            {
+                return;
+            }
+            const PortRef peer = topo.GetPeer(x, r.outPort);
+            if (peer.node == kNone)
+            {
+                res.ok = false;
+                res.problem = "rule on an unconnected port: " + FormatRule(topo, x, r);
+                return;
+            }
+            if (r.newTag < r.tag)
+            {
+                res.ok = false;
+                res.decrease = {TaggedNode{x, r.inPort, r.tag},
+                                TaggedNode{peer.node, peer.port, r.newTag}};
+                res.problem =
+                    "tag decreases along an edge (requirement 2): " + FormatRule(topo, x, r);
+                return;
+            }
+            const bool toForwarder = Forwards(topo, peer.node);
+            if (lossless > 0 && (r.tag > lossless || (toForwarder && r.newTag > lossless)))
+            {
+                res.ok = false;
+                res.problem = "tag above the " + std::to_string(lossless) +
+                              " lossless queues: " + FormatRule(topo, x, r);
+                return;
+            }
+            if (toForwarder && r.newTag == r.tag)
+            {
+                intra[r.tag].emplace_back(topo.GetPortIndex(x, r.inPort),
+                                          topo.GetPortIndex(peer.node, peer.port));
+            }
+        });
+    }
+    if (!res.ok)
+    {
+        return res;
+    }
+    // requirement 1: each tag's subgraph is acyclic (a DFS; a back edge is a cycle)
+    for (auto& [tag, edges] : intra)
+    {
+        Digraph g(topo.GetNPorts());
+        for (auto& [u, v] : edges)
+        {
+            boost::add_edge(u, v, g);
+        }
+        std::vector<Vertex> parent(topo.GetNPorts());
+        for (Vertex i = 0; i < parent.size(); ++i)
+        {
+            parent[i] = i;
+        }
+        try
+        {
+            boost::depth_first_search(g, boost::visitor(CycleVisitor(parent)));
+        }
+        catch (const BackEdgeFound& found)
+        {
+            // the cycle: found.v ... found.u along tree edges, then back to found.v
+            std::vector<TaggedNode> cycle;
+            for (Vertex n = found.u; n != found.v; n = parent[n])
+            {
+                cycle.push_back(NodeOfPort(topo, n, tag));
+            }
+            cycle.push_back(NodeOfPort(topo, found.v, tag));
+            std::reverse(cycle.begin(), cycle.end());
+            res.ok = false;
+            res.cycle = cycle;
+            res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
+            for (const auto& c : cycle)
+            {
+                res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
+            }
+            res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
+            return res;
+        }
+    }
+    return res;
+}
+
+VerifyResult
+VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint32_t lossless)
+{
+    const Topology& topo = rules.GetTopology();
+    VerifyResult res;
+    // explicit paths first: the counterexample is then a whole path
+    for (const Path& path : elp.paths)
+    {
+        for (uint32_t c = 1; c <= classes; ++c)
+        {
+            Tag tag = static_cast<Tag>(c);
+            for (size_t i = 1; i + 1 < path.size(); ++i)
+            {
+                const NodeId prev = path[i - 1];
+                const NodeId x = path[i];
+                const PortRef in = topo.GetPeer(prev, topo.GetPortTo(prev, x));
+                const PortNo out = topo.GetPortTo(x, path[i + 1]);
+                const Tag next = rules.Get(x, tag, in.port, out);
+                if (next == kLossyTag || (lossless > 0 && tag > lossless))
+                {
+                    res.ok = false;
+                    res.path = path;
+                    res.problem = "ELP path leaves the lossless tags at " + topo.GetNode(x).name +
+                                  " (class " + std::to_string(c) + ", tag " + std::to_string(tag) +
+                                  ", in " + std::to_string(in.port) + ", out " +
+                                  std::to_string(out) + "): " + FormatPath(topo, path);
+                    return res;
+                }
+                tag = next;
+            }
+        }
+    }
+    // then every transition of the brute-force graph, with every tag it can carry
+    const HopGraph& g = elp.graph;
+    if (g.IsEmpty())
+    {
+        return res;
+    }
+    const uint32_t nPorts = topo.GetNPorts();
+    uint64_t start = 0;
+    for (uint32_t c = 1; c <= classes; ++c)
+    {
+        start |= 1ULL << c;
+    }
+    std::vector<uint64_t> here(nPorts, start);
+    std::vector<uint64_t> next(nPorts, 0);
+    for (uint32_t level = 1; level <= g.GetMaxLevel(); ++level)
+    {
+        std::fill(next.begin(), next.end(), 0);
+        for (NodeId x = 0; x < topo.GetNNodes(); ++x)
+        {
+            if (!Forwards(topo, x))
+            {
+                continue;
+            }
+            const uint32_t p = topo.GetNode(x).ports;
+            for (PortNo in = 0; in < p; ++in)
+            {
+                const uint64_t tagsIn = here[topo.GetPortIndex(x, in)];
+                if (tagsIn == 0)
+                {
+                    continue;
+                }
+                for (PortNo out = 0; out < p; ++out)
+                {
+                    if (!(g.GetMask(x, in, out) >> level & 1))
+                    {
+                        continue;
+                    }
+                    const PortRef peer = topo.GetPeer(x, out);
+                    for (uint32_t t = 1; tagsIn >> t; ++t)
+                    {
+                        if (!(tagsIn >> t & 1))
+                        {
+                            continue;
+                        }
+                        const Tag nt = rules.Get(x, static_cast<Tag>(t), in, out);
+                        if (nt == kLossyTag || (lossless > 0 && t > lossless))
+                        {
+                            res.ok = false;
+                            res.problem = "ELP transition at level " + std::to_string(level) +
+                                          " leaves the lossless tags: " + topo.GetNode(x).name +
+                                          " (tag " + std::to_string(t) + ", in " +
+                                          std::to_string(in) + ", out " + std::to_string(out) +
+                                          ") has no lossless rule";
+                            return res;
+                        }
+                        if (Forwards(topo, peer.node))
+                        {
+                            next[topo.GetPortIndex(peer.node, peer.port)] |= 1ULL << nt;
+                        }
+                    }
+                }
+            }
+        }
+        std::swap(here, next);
+    }
+    return res;
+}
+
+VerifyResult
+Verify(const TagRules& rules, const Elp& elp, uint32_t classes)
+{
+    VerifyResult res = VerifyDeadlockFree(rules);
+    if (!res.ok)
+    {
+        return res;
+    }
+    return VerifyElpLossless(rules, elp, classes);
+}
+
+} // namespace tagger
+} // namespace ns3
