@@ -102,6 +102,14 @@ struct Elp
     std::vector<Path> paths; //!< explicit paths; may be empty for large families
     uint64_t pathCount{0};   //!< number of ELP paths (counted even when not stored)
     uint32_t longestPath{0}; //!< links on the longest path (host to host), = max level + 1
+    /**
+     * -1, or K when the ELP is exactly the Clos up-down walks with at most K
+     * bounces (MakeUpDownElp).  The HopGraph merges walks by (port, level), so it
+     * also holds walks stitched from two ELP walks, which may bounce more than K
+     * times; the verifier therefore checks such a family with a state machine
+     * over (port, bounces) instead of the HopGraph.
+     */
+    int32_t upDownBounces{-1};
 };
 
 /**

@@ -41,6 +41,16 @@ void WriteTopologyJson(const Topology& topo, std::ostream& out);
  * Each switch gets one port per incident edge plus hostsPerSwitch host ports,
  * and hostsPerSwitch hosts named H1.. are attached.  Self-loops are skipped.
  * Throws TaggerError on a malformed file.
+ *
+ * Details: switches keep the file's node order (ids 0..), hosts follow; switch
+ * i has its hosts H(i*h+1)..H(i*h+h) on ports 0..h-1 (h = hostsPerSwitch), then
+ * one port per edge in file order.  Parallel edges become parallel links;
+ * edge direction is ignored.  In names, white space, control characters and
+ * '#' become '_'; a name that would clash with a host name or an earlier
+ * switch falls back to the node id, then to id_2, id_3, ...  Node labels come
+ * from <key attr.name="label" for="node"> (any case).  Parsed with
+ * Boost.PropertyTree's XML reader (the one Boost.Graph's read_graphml uses),
+ * so that GraphML node ids are available for naming.
  */
 Topology ReadGraphml(std::istream& in, const std::string& source, uint32_t hostsPerSwitch);
 
@@ -67,6 +77,12 @@ void WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& 
  * Read the rules part of a tagger-rules JSON file back into TagRules for the
  * given topology (node names must match).  Returns the lossless tag count in
  * losslessTags.  Throws TaggerError naming what is wrong.
+ *
+ * "rules" is streamed (no DOM; tcam, elp, stats and links are skipped
+ * unparsed into objects).  When the file has "nodes", each must exist in the
+ * topology with the same port count.  A rule with new_tag 0 is accepted and
+ * means no rule.  lossless_tags must be at least TagRules::GetLosslessTags()
+ * of the rules read.
  */
 TagRules ReadRulesJson(const Topology& topo,
                        std::istream& in,

@@ -29,8 +29,10 @@ namespace tagger
  *
  * Names: ToRs T1.., Leafs L1.., spines S1.., hosts H1.. numbered across pods in
  * order.  Ports: a ToR's host ports come first (0..hostsPerTor-1), then its
- * Leaf ports; a Leaf's ToR ports first, then its spine ports; a spine's ports
- * follow pod order.
+ * Leaf ports (ToR port hostsPerTor + j to leaf j of its pod); a Leaf's ToR ports
+ * first (port i to ToR i of its pod), then its spine ports (port torsPerPod + s
+ * for its s-th spine); a spine's ports follow pod order, and inside a pod leaf
+ * order.
  */
 struct ClosParams
 {
@@ -45,21 +47,37 @@ struct ClosParams
 /// The paper's testbed (Fig. 2): T1-T4, L1-L4, S1-S2, H1-H16.
 ClosParams PaperTestbedClos();
 
-/// Build a 3-tier Clos.  Throws TaggerError on a zero parameter.
+/**
+ * Build a 3-tier Clos.  Node ids: ToRs, leafs, spines, hosts (each in name
+ * order); host Hm sits on ToR T((m-1)/hostsPerTor + 1).  Throws TaggerError
+ * naming the parameter on a zero parameter, when spinesPerLeaf > spines
+ * (parallel links) or when spines > leafsPerPod * spinesPerLeaf (a spine
+ * without links).
+ */
 Topology MakeClos(const ClosParams& p);
 
 /**
  * FatTree(k): k pods of k/2 edge (ToR) and k/2 aggregation switches,
  * (k/2)^2 cores, k^3/4 hosts.  k even >= 2.  Names: T (edge), L (aggregation),
  * S (core), H (hosts).  Layers 1, 2, 3.
+ *
+ * It is MakeClos with pods = k, torsPerPod = leafsPerPod = hostsPerTor = k/2,
+ * spines = (k/2)^2, spinesPerLeaf = k/2: aggregation switch i (0-based inside
+ * its pod) connects its port k/2 + j to core i*k/2 + j (j = 0..k/2-1), and
+ * core c's port p goes to pod p.  Node ids: ToRs, aggregations, cores, hosts.
+ * Throws TaggerError naming k when it is odd or < 2.
  */
 Topology MakeFatTree(uint32_t k);
 
 /**
  * F10(k) (Liu et al., NSDI 2013): an AB fat tree.  Like FatTree(k), but pods
- * alternate between two wirings of aggregation switches to cores: in an A pod
- * aggregation switch i connects to cores i*k/2 .. i*k/2+k/2-1 (as in the fat
- * tree); in a B pod it connects to cores i, i+k/2, i+2*k/2, ... (strided).
+ * alternate between two wirings of aggregation switches to cores.  With h = k/2
+ * and pods numbered from 0: even pods are A pods, where aggregation switch i
+ * connects its port h + j to core i*h + j (as in the fat tree); odd pods are B
+ * pods, where aggregation switch i connects its port h + j to core i + j*h
+ * (strided), j = 0..h-1.  Everything else (names, ports, node ids, hosts,
+ * edge-aggregation links) is identical to FatTree(k), and core c's port p still
+ * goes to pod p (one link per pod).  For k = 2 it equals FatTree(2).
  */
 Topology MakeF10(uint32_t k);
 
@@ -68,10 +86,23 @@ Topology MakeF10(uint32_t k);
  * to other switches, n-r to hosts.  Random r-regular switch graph built
  * incrementally: join random pairs of switches with free ports that are not
  * yet neighbours; when no such pair remains but a switch has >= 2 free ports,
- * remove a random existing link (x, y) and connect the switch to both x and y.
- * Repeated with new random draws until connected.  Deterministic per seed.
- * Throws TaggerError when N*r is odd, r >= N, r > n, or N < 2.
- * Names: switches W1.., hosts H1...  Layer -1.
+ * remove a random existing link (x, y) and connect the switch to both x and y
+ * (x, y not already its neighbours); when the only free ports left are single
+ * ports on switches u, v that are already neighbours, remove a random link
+ * (x, y) and add (u, x), (v, y).  Repeated with new random draws until the
+ * graph is connected (at most 1000 attempts, then TaggerError).  The result
+ * is a simple graph: no parallel links, every switch port used.
+ *
+ * Randomness: std::mt19937_64 seeded with `seed`, uniform integers by
+ * rejection sampling (no std::uniform_int_distribution), so a seed gives the
+ * same topology with every standard library.
+ *
+ * Throws TaggerError when N*r is odd, r >= N, r > n, r = 0, N < 2, or r = 1
+ * with N > 2 (never connected).
+ * Names: switches W1..WN (node ids 0..N-1), hosts H1.. (ids N..), switch i
+ * (0-based) hosting H(i*(n-r)+1) .. H((i+1)*(n-r)) on its ports 0..n-r-1.
+ * Switch ports n-r..n-1 go to other switches, assigned in increasing order of
+ * the links sorted by (lower switch id, higher switch id).  Layer -1.
  */
 Topology MakeJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts, uint64_t seed);
 
@@ -80,7 +111,11 @@ Topology MakeJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts, 
  * k+1 levels of n^k switches with n ports.  Server with digits a_k..a_0 connects
  * its port l to the level-l switch whose id is its digits without a_l, at that
  * switch's port a_l.  Servers relay (relay = true).  Names: servers H<digits>,
- * switches W<level>_<digits>, e.g. H0123 and W1_023.
+ * switches W<level>_<digits>, e.g. H0123 and W1_023 (digits most significant
+ * first; when n > 10 the digits are decimal numbers separated by '.', e.g.
+ * H11.0.3).  Node ids: servers in digit order, then the switches level by
+ * level in digit order.  Layer -1 everywhere.  Throws TaggerError when n < 2 or
+ * k < 1.
  */
 Topology MakeBCube(uint32_t n, uint32_t k);
 

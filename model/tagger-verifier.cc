@@ -86,6 +86,95 @@ FormatPath(const Topology& topo, const Path& path)
     return s;
 }
 
+/**
+ * Every Clos up-down walk with at most `bounces` bounces (a switch where a packet
+ * that came from a higher layer leaves to a higher layer) must stay lossless:
+ * a fixpoint over states (ingress port, bounces so far) holding the set of tags
+ * packets can carry there, starting at every ToR host port with the class tags.
+ */
+VerifyResult
+VerifyUpDownLossless(const TagRules& rules, uint32_t bounces, uint32_t classes, uint32_t lossless)
+{
+    const Topology& topo = rules.GetTopology();
+    VerifyResult res;
+    const uint32_t nb = bounces + 1;
+    std::vector<uint64_t> tags(static_cast<size_t>(topo.GetNPorts()) * nb, 0);
+    std::vector<uint32_t> work; // state = port index * nb + bounces
+    uint64_t start = 0;
+    for (uint32_t c = 1; c <= classes; ++c)
+    {
+        start |= 1ULL << c;
+    }
+    for (NodeId h : topo.GetHosts())
+    {
+        for (PortNo p = 0; p < topo.GetNode(h).ports; ++p)
+        {
+            const PortRef first = topo.GetPeer(h, p);
+            if (Forwards(topo, first.node))
+            {
+                uint32_t s = topo.GetPortIndex(first.node, first.port) * nb;
+                if ((tags[s] | start) != tags[s])
+                {
+                    tags[s] |= start;
+                    work.push_back(s);
+                }
+            }
+        }
+    }
+    while (!work.empty() && res.ok)
+    {
+        const uint32_t s = work.back();
+        work.pop_back();
+        const uint32_t b = s % nb;
+        const PortRef at = topo.GetPortRef(s / nb);
+        const NodeId x = at.node;
+        const int32_t layer = topo.GetNode(x).layer;
+        const PortRef from = topo.GetPeer(x, at.port);
+        const bool cameDown = from.node != kNone && topo.GetNode(from.node).layer > layer;
+        for (PortNo out = 0; out < topo.GetNode(x).ports && res.ok; ++out)
+        {
+            const PortRef to = topo.GetPeer(x, out);
+            if (out == at.port || to.node == kNone)
+            {
+                continue;
+            }
+            const uint32_t nbNext = b + ((cameDown && topo.GetNode(to.node).layer > layer) ? 1 : 0);
+            if (nbNext > bounces)
+            {
+                continue; // not in the ELP: may be lossy
+            }
+            for (uint32_t t = 1; tags[s] >> t; ++t)
+            {
+                if (!(tags[s] >> t & 1))
+                {
+                    continue;
+                }
+                const Tag nt = rules.Get(x, static_cast<Tag>(t), at.port, out);
+                if (nt == kLossyTag || (lossless > 0 && t > lossless))
+                {
+                    res.ok = false;
+                    res.problem = "up-down walk with " + std::to_string(nbNext) +
+                                  " bounce(s) leaves the lossless tags: " + topo.GetNode(x).name +
+                                  " (tag " + std::to_string(t) + ", in " +
+                                  std::to_string(at.port) + ", out " + std::to_string(out) +
+                                  ") has no lossless rule";
+                    break;
+                }
+                if (Forwards(topo, to.node))
+                {
+                    const uint32_t n = topo.GetPortIndex(to.node, to.port) * nb + nbNext;
+                    if (!(tags[n] >> nt & 1))
+                    {
+                        tags[n] |= 1ULL << nt;
+                        work.push_back(n);
+                    }
+                }
+            }
+        }
+    }
+    return res;
+}
+
 } // namespace
 
 std::string
@@ -220,6 +309,11 @@ VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint3
                 tag = next;
             }
         }
+    }
+    if (elp.upDownBounces >= 0)
+    {
+        return VerifyUpDownLossless(rules, static_cast<uint32_t>(elp.upDownBounces), classes,
+                                    lossless);
     }
     // then every transition of the brute-force graph, with every tag it can carry
     const HopGraph& g = elp.graph;

@@ -1,0 +1,399 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of DynamicTopoOrder (incremental Pearce-Kelly order and the naive
+ * search) against a reference: a plain adjacency set with a DFS reachability
+ * test, and Boost.Graph's topological_sort on the final graph.
+ */
+
+#include "tagger-dynamic-topo-order.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/topological_sort.hpp>
+#include <gtest/gtest.h>
+#include <iterator>
+#include <random>
+#include <set>
+#include <vector>
+
+using ns3::tagger::DynamicTopoOrder;
+
+namespace
+{
+
+/// Reference DAG: adjacency sets, DFS reachability.
+class RefDag
+{
+  public:
+    explicit RefDag(uint32_t n)
+        : m_out(n)
+    {
+    }
+
+    void Resize(uint32_t n)
+    {
+        if (n > m_out.size())
+        {
+            m_out.resize(n);
+        }
+    }
+
+    bool Reaches(uint32_t from, uint32_t to) const
+    {
+        std::vector<char> seen(m_out.size(), 0);
+        std::vector<uint32_t> st{from};
+        seen[from] = 1;
+        while (!st.empty())
+        {
+            uint32_t v = st.back();
+            st.pop_back();
+            if (v == to)
+            {
+                return true;
+            }
+            for (uint32_t w : m_out[v])
+            {
+                if (!seen[w])
+                {
+                    seen[w] = 1;
+                    st.push_back(w);
+                }
+            }
+        }
+        return false;
+    }
+
+    /// What TryAddEdge must answer; inserts when accepted.
+    bool TryAdd(uint32_t u, uint32_t v)
+    {
+        if (u == v)
+        {
+            return false;
+        }
+        if (m_out[u].count(v))
+        {
+            return true;
+        }
+        if (Reaches(v, u))
+        {
+            return false;
+        }
+        m_out[u].insert(v);
+        ++m_edges;
+        return true;
+    }
+
+    bool Has(uint32_t u, uint32_t v) const
+    {
+        return m_out[u].count(v) > 0;
+    }
+
+    uint64_t Edges() const
+    {
+        return m_edges;
+    }
+
+    uint32_t Nodes() const
+    {
+        return static_cast<uint32_t>(m_out.size());
+    }
+
+    const std::set<uint32_t>& Out(uint32_t u) const
+    {
+        return m_out[u];
+    }
+
+  private:
+    std::vector<std::set<uint32_t>> m_out;
+    uint64_t m_edges{0};
+};
+
+/// true when Boost's topological sort accepts the reference graph.
+bool
+BoostIsDag(const RefDag& ref)
+{
+    using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    G g(ref.Nodes());
+    for (uint32_t u = 0; u < ref.Nodes(); ++u)
+    {
+        for (uint32_t v : ref.Out(u))
+        {
+            boost::add_edge(u, v, g);
+        }
+    }
+    std::vector<G::vertex_descriptor> order;
+    try
+    {
+        boost::topological_sort(g, std::back_inserter(order));
+    }
+    catch (const boost::not_a_dag&)
+    {
+        return false;
+    }
+    return true;
+}
+
+/// The order must be a permutation of 0..n-1 (incremental mode).
+void
+ExpectPermutation(const DynamicTopoOrder& d)
+{
+    std::set<uint32_t> pos;
+    for (uint32_t n = 0; n < d.GetNNodes(); ++n)
+    {
+        pos.insert(d.GetOrder(n));
+    }
+    EXPECT_EQ(pos.size(), d.GetNNodes());
+    if (!pos.empty())
+    {
+        EXPECT_EQ(*pos.rbegin(), d.GetNNodes() - 1);
+    }
+}
+
+/**
+ * Probe the exact edge set of d without changing it: under a checkpoint,
+ * TryAddEdge(u, v) on a present edge returns true and keeps the edge count,
+ * on an absent one it adds an edge or refuses; Rollback() undoes it.
+ */
+void
+ExpectSameEdges(DynamicTopoOrder& d, const RefDag& ref)
+{
+    ASSERT_EQ(d.GetNEdges(), ref.Edges());
+    for (uint32_t u = 0; u < ref.Nodes(); ++u)
+    {
+        for (uint32_t v = 0; v < ref.Nodes(); ++v)
+        {
+            if (u == v)
+            {
+                continue;
+            }
+            uint64_t before = d.GetNEdges();
+            d.Checkpoint();
+            bool ok = d.TryAddEdge(u, v);
+            bool present = ok && d.GetNEdges() == before;
+            d.Rollback();
+            ASSERT_EQ(d.GetNEdges(), before);
+            ASSERT_EQ(present, ref.Has(u, v)) << "edge " << u << " -> " << v;
+        }
+    }
+}
+
+TEST(DynamicTopoOrderTest, SelfLoopAndDuplicates)
+{
+    for (bool naive : {false, true})
+    {
+        DynamicTopoOrder d(5, naive);
+        EXPECT_EQ(d.GetNNodes(), 5u);
+        EXPECT_FALSE(d.TryAddEdge(3, 3));
+        EXPECT_EQ(d.GetNEdges(), 0u);
+        EXPECT_TRUE(d.TryAddEdge(1, 2));
+        EXPECT_TRUE(d.TryAddEdge(1, 2));
+        EXPECT_EQ(d.GetNEdges(), 1u);
+        EXPECT_FALSE(d.TryAddEdge(2, 1));
+        EXPECT_EQ(d.GetNEdges(), 1u);
+    }
+}
+
+TEST(DynamicTopoOrderTest, HandMadeReorderAndCycle)
+{
+    for (bool naive : {false, true})
+    {
+        DynamicTopoOrder d(4, naive);
+        // insert against the initial order first: forces a reorder
+        EXPECT_TRUE(d.TryAddEdge(3, 0));
+        EXPECT_TRUE(d.TryAddEdge(0, 1));
+        EXPECT_TRUE(d.TryAddEdge(1, 2));
+        EXPECT_FALSE(d.TryAddEdge(2, 3)); // 3 -> 0 -> 1 -> 2 -> 3
+        EXPECT_FALSE(d.TryAddEdge(2, 0));
+        EXPECT_TRUE(d.TryAddEdge(3, 2)); // shortcut, fine
+        EXPECT_EQ(d.GetNEdges(), 4u);
+        if (!naive)
+        {
+            EXPECT_TRUE(d.CheckOrder());
+            EXPECT_LT(d.GetOrder(3), d.GetOrder(0));
+            EXPECT_LT(d.GetOrder(0), d.GetOrder(1));
+            EXPECT_LT(d.GetOrder(1), d.GetOrder(2));
+            ExpectPermutation(d);
+        }
+    }
+}
+
+TEST(DynamicTopoOrderTest, RandomInsertionsMatchReference)
+{
+    std::mt19937_64 rng(12345);
+    for (int round = 0; round < 20; ++round)
+    {
+        uint32_t n = std::uniform_int_distribution<uint32_t>(2, 60)(rng);
+        DynamicTopoOrder inc(n, false);
+        DynamicTopoOrder nai(n, true);
+        RefDag ref(n);
+        std::uniform_int_distribution<uint32_t> pick(0, n - 1);
+        for (int i = 0; i < 400; ++i)
+        {
+            uint32_t u = pick(rng);
+            uint32_t v = pick(rng);
+            bool want = ref.TryAdd(u, v);
+            ASSERT_EQ(inc.TryAddEdge(u, v), want) << u << " -> " << v;
+            ASSERT_EQ(nai.TryAddEdge(u, v), want) << u << " -> " << v;
+            if (i % 37 == 0)
+            {
+                ASSERT_TRUE(inc.CheckOrder());
+            }
+        }
+        EXPECT_TRUE(inc.CheckOrder());
+        ExpectPermutation(inc);
+        EXPECT_EQ(inc.GetNEdges(), ref.Edges());
+        EXPECT_EQ(nai.GetNEdges(), ref.Edges());
+        EXPECT_TRUE(BoostIsDag(ref));
+        // every edge of the reference respects the maintained order
+        for (uint32_t u = 0; u < n; ++u)
+        {
+            for (uint32_t v : ref.Out(u))
+            {
+                ASSERT_LT(inc.GetOrder(u), inc.GetOrder(v));
+            }
+        }
+    }
+}
+
+TEST(DynamicTopoOrderTest, NaiveAndIncrementalAgreeOnThousands)
+{
+    std::mt19937_64 rng(99);
+    const uint32_t n = 300;
+    DynamicTopoOrder inc(n, false);
+    DynamicTopoOrder nai(n, true);
+    std::uniform_int_distribution<uint32_t> pick(0, n - 1);
+    uint32_t accepted = 0;
+    uint32_t refused = 0;
+    for (int i = 0; i < 20000; ++i)
+    {
+        uint32_t u = pick(rng);
+        uint32_t v = pick(rng);
+        bool a = inc.TryAddEdge(u, v);
+        bool b = nai.TryAddEdge(u, v);
+        ASSERT_EQ(a, b) << "insertion " << i << ": " << u << " -> " << v;
+        (a ? accepted : refused)++;
+    }
+    EXPECT_EQ(inc.GetNEdges(), nai.GetNEdges());
+    EXPECT_TRUE(inc.CheckOrder());
+    // both outcomes must have happened for the comparison to mean something
+    EXPECT_GT(accepted, 500u);
+    EXPECT_GT(refused, 500u);
+}
+
+TEST(DynamicTopoOrderTest, LayeredInsertionsStayAcyclic)
+{
+    // Edges mostly "backwards" in id order, which the incremental order must repair.
+    std::mt19937_64 rng(5);
+    const uint32_t n = 200;
+    DynamicTopoOrder inc(n, false);
+    RefDag ref(n);
+    for (int i = 0; i < 3000; ++i)
+    {
+        uint32_t u = std::uniform_int_distribution<uint32_t>(1, n - 1)(rng);
+        uint32_t v = std::uniform_int_distribution<uint32_t>(0, u - 1)(rng);
+        if (i % 10 == 0)
+        {
+            std::swap(u, v);
+        }
+        ASSERT_EQ(inc.TryAddEdge(u, v), ref.TryAdd(u, v));
+    }
+    EXPECT_TRUE(inc.CheckOrder());
+    EXPECT_TRUE(BoostIsDag(ref));
+    EXPECT_EQ(inc.GetNEdges(), ref.Edges());
+}
+
+TEST(DynamicTopoOrderTest, CheckpointRollbackRestoresEdges)
+{
+    std::mt19937_64 rng(77);
+    for (bool naive : {false, true})
+    {
+        for (int round = 0; round < 10; ++round)
+        {
+            SCOPED_TRACE(std::string(naive ? "naive" : "incremental") + " round " +
+                         std::to_string(round));
+            const uint32_t n = 25;
+            DynamicTopoOrder d(n, naive);
+            RefDag ref(n);
+            std::uniform_int_distribution<uint32_t> pick(0, n - 1);
+            for (int i = 0; i < 60; ++i)
+            {
+                uint32_t u = pick(rng);
+                uint32_t v = pick(rng);
+                ASSERT_EQ(d.TryAddEdge(u, v), ref.TryAdd(u, v));
+            }
+            RefDag snapshot = ref;
+            d.Checkpoint();
+            RefDag after = ref;
+            int added = 0;
+            for (int i = 0; i < 60; ++i)
+            {
+                uint32_t u = pick(rng);
+                uint32_t v = pick(rng);
+                bool want = after.TryAdd(u, v);
+                ASSERT_EQ(d.TryAddEdge(u, v), want);
+                added += want ? 1 : 0;
+            }
+            ASSERT_GT(after.Edges(), snapshot.Edges()) << "the step must add something";
+            d.Rollback();
+            EXPECT_EQ(d.GetNEdges(), snapshot.Edges());
+            if (!naive)
+            {
+                EXPECT_TRUE(d.CheckOrder());
+                ExpectPermutation(d);
+            }
+            ExpectSameEdges(d, snapshot);
+            // the structure keeps working after a rollback
+            RefDag cont = snapshot;
+            for (int i = 0; i < 100; ++i)
+            {
+                uint32_t u = pick(rng);
+                uint32_t v = pick(rng);
+                ASSERT_EQ(d.TryAddEdge(u, v), cont.TryAdd(u, v));
+            }
+            if (!naive)
+            {
+                EXPECT_TRUE(d.CheckOrder());
+            }
+            EXPECT_EQ(d.GetNEdges(), cont.Edges());
+            (void)added;
+        }
+    }
+}
+
+TEST(DynamicTopoOrderTest, RollbackOfRefusedInsertionIsHarmless)
+{
+    DynamicTopoOrder d(3, false);
+    EXPECT_TRUE(d.TryAddEdge(0, 1));
+    EXPECT_TRUE(d.TryAddEdge(1, 2));
+    d.Checkpoint();
+    EXPECT_FALSE(d.TryAddEdge(2, 0));
+    d.Rollback();
+    EXPECT_EQ(d.GetNEdges(), 2u);
+    EXPECT_TRUE(d.CheckOrder());
+    EXPECT_FALSE(d.TryAddEdge(2, 0));
+    EXPECT_TRUE(d.TryAddEdge(0, 2));
+}
+
+TEST(DynamicTopoOrderTest, Resize)
+{
+    for (bool naive : {false, true})
+    {
+        DynamicTopoOrder d(2, naive);
+        EXPECT_TRUE(d.TryAddEdge(0, 1));
+        d.Resize(5);
+        EXPECT_EQ(d.GetNNodes(), 5u);
+        EXPECT_TRUE(d.TryAddEdge(4, 0));
+        EXPECT_TRUE(d.TryAddEdge(1, 3));
+        EXPECT_FALSE(d.TryAddEdge(3, 4));
+        EXPECT_EQ(d.GetNEdges(), 3u);
+        if (!naive)
+        {
+            EXPECT_TRUE(d.CheckOrder());
+            ExpectPermutation(d);
+        }
+        d.Resize(3); // never shrinks below what exists
+        EXPECT_GE(d.GetNNodes(), 5u);
+    }
+}
+
+} // namespace

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check that the CMake and waf builds of the tagger module list the same files.
+
+CMakeLists.txt         set(tagger_sources ...), set(tagger_headers ...),
+                       set(tagger_test_sources ...)
+examples/CMakeLists.txt build_lib_example(NAME ... SOURCE_FILES ...)
+wscript                create_ns3_module(...).source, bld(features='ns3header').source,
+                       create_ns3_module_test_library(...).source
+examples/wscript       create_ns3_program(name, ...).source
+
+Exits 1 and prints what differs (and listed files that do not exist) when the
+lists disagree, 0 otherwise.  Files on disk that neither build lists are
+reported as warnings.  Usage: utils/check-build-lists.py [MODULE_DIR]
+"""
+
+import ast
+import os
+import re
+import sys
+
+CMAKE_LISTS = {
+    "sources": "tagger_sources",
+    "headers": "tagger_headers",
+    "tests": "tagger_test_sources",
+}
+
+# Standalone-only files: not part of the ns-3 module, so not in the lists.
+STANDALONE_ONLY = {"test/tagger-test-runner.cc"}
+STANDALONE_ONLY_DIRS = ("test/gtest/",)
+
+
+class ListError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# CMake
+# ---------------------------------------------------------------------------
+def _strip_cmake_comments(text):
+    out = []
+    for line in text.splitlines():
+        in_quote = False
+        cut = len(line)
+        for i, ch in enumerate(line):
+            if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+                in_quote = not in_quote
+            elif ch == "#" and not in_quote:
+                cut = i
+                break
+        out.append(line[:cut])
+    return "\n".join(out)
+
+
+def cmake_commands(path):
+    """Yield (command name lowercased, [arguments], line) for every command call."""
+    with open(path, encoding="utf-8") as f:
+        text = _strip_cmake_comments(f.read())
+    pos = 0
+    call = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+    while True:
+        m = call.search(text, pos)
+        if not m:
+            return
+        depth = 1
+        i = m.end()
+        while i < len(text) and depth:
+            if text[i] == "(":
+                depth += 1
+            elif text[i] == ")":
+                depth -= 1
+            i += 1
+        if depth:
+            raise ListError("%s: unbalanced parentheses after %s(" % (path, m.group(1)))
+        body = text[m.end() : i - 1]
+        args = [a.strip('"') for a in re.findall(r'"[^"]*"|[^\s()]+', body)]
+        line = text.count("\n", 0, m.start()) + 1
+        yield m.group(1).lower(), args, line
+        pos = m.end()
+
+
+def read_cmake(module_dir):
+    path = os.path.join(module_dir, "CMakeLists.txt")
+    found = {}
+    for name, args, line in cmake_commands(path):
+        if name == "set" and args and args[0] in CMAKE_LISTS.values():
+            if args[0] in found:
+                raise ListError("%s:%d: %s is set twice" % (path, line, args[0]))
+            found[args[0]] = args[1:]
+    lists = {}
+    for kind, var in CMAKE_LISTS.items():
+        if var not in found:
+            raise ListError("%s: no set(%s ...)" % (path, var))
+        lists[kind] = found[var]
+
+    ex_path = os.path.join(module_dir, "examples", "CMakeLists.txt")
+    examples = {}
+    if os.path.exists(ex_path):
+        for name, args, line in cmake_commands(ex_path):
+            if name != "build_lib_example":
+                continue
+            keys = {"NAME", "SOURCE_FILES", "HEADER_FILES", "LIBRARIES_TO_LINK", "IGNORE_PCH"}
+            current, parsed = None, {}
+            for a in args:
+                if a in keys:
+                    current = a
+                    parsed.setdefault(a, [])
+                elif current:
+                    parsed[current].append(a)
+            if not parsed.get("NAME"):
+                raise ListError("%s:%d: build_lib_example without NAME" % (ex_path, line))
+            examples[parsed["NAME"][0]] = ["examples/" + s for s in parsed.get("SOURCE_FILES", [])]
+    lists["examples"] = examples
+    return lists
+
+
+# ---------------------------------------------------------------------------
+# waf
+# ---------------------------------------------------------------------------
+def _literal_list(node, path):
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        raise ListError("%s:%d: expected a literal list of file names" % (path, node.lineno))
+    if isinstance(value, str):
+        return value.split()
+    return list(value)
+
+
+def _waf_objects(path):
+    """Map variable -> (kind, name) for bld.create_ns3_*(...) / bld(features=...)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    objects, sources = {}, {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+            func = value.func
+            fname = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = None
+            if value.args and isinstance(value.args[0], ast.Constant):
+                first = value.args[0].value
+            if fname in ("create_ns3_module", "create_ns3_module_test_library", "create_ns3_program"):
+                objects[target.id] = (fname, first)
+            elif fname == "bld":
+                for kw in value.keywords:
+                    if kw.arg == "features" and "ns3header" in str(ast.literal_eval(kw.value)):
+                        objects[target.id] = ("ns3header", None)
+        elif (
+            isinstance(target, ast.Attribute)
+            and target.attr == "source"
+            and isinstance(target.value, ast.Name)
+        ):
+            sources[target.value.id] = _literal_list(value, path)
+    return objects, sources
+
+
+def read_waf(module_dir):
+    path = os.path.join(module_dir, "wscript")
+    objects, sources = _waf_objects(path)
+    lists = {}
+    wanted = {
+        "sources": "create_ns3_module",
+        "headers": "ns3header",
+        "tests": "create_ns3_module_test_library",
+    }
+    for kind, fname in wanted.items():
+        names = [v for v, (f, _) in objects.items() if f == fname]
+        if len(names) != 1:
+            raise ListError("%s: expected one %s object, found %d" % (path, fname, len(names)))
+        if names[0] not in sources:
+            raise ListError("%s: %s.source is never set" % (path, names[0]))
+        lists[kind] = sources[names[0]]
+
+    ex_path = os.path.join(module_dir, "examples", "wscript")
+    examples = {}
+    if os.path.exists(ex_path):
+        objects, sources = _waf_objects(ex_path)
+        for var, (fname, name) in objects.items():
+            if fname != "create_ns3_program":
+                continue
+            if not name:
+                raise ListError("%s: create_ns3_program needs a literal name" % ex_path)
+            examples[name] = ["examples/" + s for s in sources.get(var, [])]
+    lists["examples"] = examples
+    return lists
+
+
+# ---------------------------------------------------------------------------
+def compare(cmake, waf):
+    problems = []
+
+    def diff(label, a, b):
+        for dup in sorted({x for x in a if a.count(x) > 1}):
+            problems.append("%s: %s listed twice in CMakeLists.txt" % (label, dup))
+        for dup in sorted({x for x in b if b.count(x) > 1}):
+            problems.append("%s: %s listed twice in wscript" % (label, dup))
+        for x in sorted(set(a) - set(b)):
+            problems.append("%s: only in CMakeLists.txt: %s" % (label, x))
+        for x in sorted(set(b) - set(a)):
+            problems.append("%s: only in wscript:        %s" % (label, x))
+
+    for kind in ("sources", "headers", "tests"):
+        diff(kind, cmake[kind], waf[kind])
+    for name in sorted(set(cmake["examples"]) | set(waf["examples"])):
+        if name not in waf["examples"]:
+            problems.append("examples: program %s only in examples/CMakeLists.txt" % name)
+        elif name not in cmake["examples"]:
+            problems.append("examples: program %s only in examples/wscript" % name)
+        else:
+            diff("example %s" % name, cmake["examples"][name], waf["examples"][name])
+    return problems
+
+
+def check_disk(module_dir, cmake):
+    listed = set(cmake["sources"]) | set(cmake["headers"]) | set(cmake["tests"])
+    for srcs in cmake["examples"].values():
+        listed |= set(srcs)
+    missing = sorted(f for f in listed if not os.path.isfile(os.path.join(module_dir, f)))
+    unlisted = []
+    for sub in ("model", "helper", "test", "examples"):
+        top = os.path.join(module_dir, sub)
+        for root, _, files in os.walk(top):
+            for fn in files:
+                if not fn.endswith((".cc", ".h")):
+                    continue
+                rel = os.path.relpath(os.path.join(root, fn), module_dir).replace(os.sep, "/")
+                if rel in listed or rel in STANDALONE_ONLY or rel.startswith(STANDALONE_ONLY_DIRS):
+                    continue
+                unlisted.append(rel)
+    return missing, sorted(unlisted)
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    module_dir = argv[1] if len(argv) > 1 else os.path.dirname(here)
+    try:
+        cmake = read_cmake(module_dir)
+        waf = read_waf(module_dir)
+    except (ListError, OSError, SyntaxError) as e:
+        print("check-build-lists: %s" % e, file=sys.stderr)
+        return 1
+
+    problems = compare(cmake, waf)
+    missing, unlisted = check_disk(module_dir, cmake)
+    problems += ["listed but missing on disk: %s" % f for f in missing]
+    for f in unlisted:
+        print("check-build-lists: warning: %s is in neither build list" % f, file=sys.stderr)
+
+    if problems:
+        print("check-build-lists: FAILED for %s" % module_dir)
+        for p in problems:
+            print("  " + p)
+        print("CMakeLists.txt, examples/CMakeLists.txt, wscript and examples/wscript must")
+        print("list the same existing files.")
+        return 1
+    print(
+        "check-build-lists: OK: %d sources, %d headers, %d test files, %d programs agree"
+        % (
+            len(cmake["sources"]),
+            len(cmake["headers"]),
+            len(cmake["tests"]),
+            len(cmake["examples"]),
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,94 @@
+# -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The tagger module for waf-based ns-3 (3.35 and older), as contrib/tagger.
+# It lists the same files as CMakeLists.txt; utils/check-build-lists.py fails
+# when the two drift apart.
+#
+# Needs C++17, which waf does not use by default in these releases (3.31 uses
+# C++11), and Boost.Graph:
+#   ./waf configure --cxx-standard=-std=c++17 --enable-examples --enable-tests
+#   ./waf build && ./test.py -s tagger && ./waf --run "tagger-rules --topology=clos"
+
+
+def required_boost_libs(conf):
+    # ns-3's top-level wscript collects these and runs the boost check
+    # (libboost_graph: read_graphml).
+    conf.env['REQUIRED_BOOST_LIBS'] += ['graph']
+
+
+def _not_built(conf, reason):
+    conf.report_optional_feature("tagger", "Tagger (lossless routing)", False, reason)
+    conf.env['MODULES_NOT_BUILT'].append('tagger')
+
+
+def configure(conf):
+    # C++17 (the library uses std::optional, structured bindings, ...).
+    if not conf.check_cxx(fragment='#if __cplusplus < 201703L\n'
+                                   '#error tagger needs C++17\n'
+                                   '#endif\n'
+                                   'int main() { return 0; }\n',
+                          msg='Checking for C++17 (tagger)',
+                          okmsg='yes', errmsg='no: configure with --cxx-standard=-std=c++17',
+                          mandatory=False):
+        _not_built(conf, "needs C++17: ./waf configure --cxx-standard=-std=c++17")
+        return
+
+    # Boost.Graph: headers and the compiled libboost_graph.
+    missing = conf.missing_boost_libs('tagger', "Tagger (lossless routing)", ['graph'])
+    if missing:
+        # missing_boost_libs() already reported it and disabled the module.
+        return
+    if not conf.check_cxx(header_name='boost/graph/graphml.hpp', use='BOOST',
+                          msg='Checking for boost/graph/graphml.hpp (tagger)',
+                          mandatory=False):
+        _not_built(conf, "boost/graph/graphml.hpp not found (apt-get install libboost-graph-dev)")
+        return
+
+    # nlohmann/json (header only).
+    if not conf.check_cxx(header_name='nlohmann/json.hpp',
+                          msg='Checking for nlohmann/json.hpp (tagger)',
+                          mandatory=False):
+        _not_built(conf, "nlohmann/json.hpp not found (apt-get install nlohmann-json3-dev)")
+        return
+
+    conf.report_optional_feature("tagger", "Tagger (lossless routing)", True, "")
+
+
+def build(bld):
+    if 'tagger' in bld.env['MODULES_NOT_BUILT']:
+        return
+
+    module = bld.create_ns3_module('tagger', ['core'])
+    module.source = [
+        'model/tagger-algorithms.cc',
+        'model/tagger-dynamic-topo-order.cc',
+        'model/tagger-elp.cc',
+        'model/tagger-io.cc',
+        'model/tagger-rules.cc',
+        'model/tagger-topology-generators.cc',
+        'model/tagger-topology.cc',
+        'model/tagger-verifier.cc',
+        ]
+    module.use.append('BOOST')
+
+    module_test = bld.create_ns3_module_test_library('tagger')
+    module_test.source = [
+        'test/tagger-test-suite.cc',
+        ]
+
+    headers = bld(features='ns3header')
+    headers.module = 'tagger'
+    headers.source = [
+        'model/tagger-algorithms.h',
+        'model/tagger-dynamic-topo-order.h',
+        'model/tagger-elp.h',
+        'model/tagger-io.h',
+        'model/tagger-rules.h',
+        'model/tagger-topology-generators.h',
+        'model/tagger-topology.h',
+        'model/tagger-verifier.h',
+        ]
+
+    if bld.env['ENABLE_EXAMPLES']:
+        bld.recurse('examples')
