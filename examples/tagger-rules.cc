@@ -1098,7 +1098,8 @@ Run(const Options& o)
     {
         s << "greedy:         " << greedyStats.transitions << " transitions, " << greedyStats.merged
           << " kept their tag, " << greedyStats.cycleChecks << " cycle checks, "
-          << greedyStats.rejected << " rejected\n";
+          << greedyStats.rejected << " rejected, " << greedyStats.visited
+          << " nodes visited by the searches\n";
     }
     s << "lossless tags:  " << lossless << " (limit "
       << (o.maxLossless == 0 ? std::string("none") : std::to_string(o.maxLossless))

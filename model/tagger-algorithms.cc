@@ -47,6 +47,78 @@ Forwards(const Topology& topo, NodeId n)
     return n != kNone && topo.IsForwarder(n) && topo.GetNode(n).ports > 0;
 }
 
+/**
+ * A guess at the topological order of every G_t, used as the starting order of
+ * the incremental cycle check (it never changes a decision, only the work):
+ * ingress ports facing hosts first (they have no predecessor), then the links
+ * that go "up" towards a BFS root, then those that go "down" (the up-star/down-star
+ * order: turns it allows insert without any re-ordering).  A port is named by
+ * its link w -> x (x's ingress port from w); rank = BFS distance from the
+ * root, ties broken by node id.
+ */
+std::vector<uint32_t>
+UpDownOrder(const Topology& topo)
+{
+    const uint32_t nNodes = topo.GetNNodes();
+    std::vector<uint32_t> rank(nNodes, kNone);
+    std::vector<NodeId> queue;
+    for (NodeId root = 0; root < nNodes; ++root)
+    {
+        if (rank[root] != kNone || !Forwards(topo, root))
+        {
+            continue;
+        }
+        rank[root] = 0;
+        queue.assign(1, root);
+        for (size_t i = 0; i < queue.size(); ++i)
+        {
+            const NodeId x = queue[i];
+            for (PortNo p = 0; p < topo.GetNode(x).ports; ++p)
+            {
+                const NodeId y = topo.GetPeer(x, p).node;
+                if (Forwards(topo, y) && rank[y] == kNone)
+                {
+                    rank[y] = rank[x] + 1;
+                    queue.push_back(y);
+                }
+            }
+        }
+    }
+    auto key = [&rank](NodeId n) { return (uint64_t{rank[n]} << 32) | n; };
+    std::vector<std::pair<uint64_t, uint32_t>> sources;
+    std::vector<std::pair<uint64_t, uint32_t>> up;
+    std::vector<std::pair<uint64_t, uint32_t>> down;
+    for (PortIndex i = 0; i < topo.GetNPorts(); ++i)
+    {
+        const PortRef at = topo.GetPortRef(i);
+        const NodeId from = topo.GetPeer(at.node, at.port).node;
+        if (from == kNone || !Forwards(topo, from) || !Forwards(topo, at.node))
+        {
+            sources.emplace_back(i, i);
+        }
+        else if (key(at.node) < key(from))
+        {
+            up.emplace_back(~key(from), i); // up chains: sources of higher rank first
+        }
+        else
+        {
+            down.emplace_back(key(from), i); // down chains: sources of lower rank first
+        }
+    }
+    std::sort(up.begin(), up.end());
+    std::sort(down.begin(), down.end());
+    std::vector<uint32_t> order;
+    order.reserve(topo.GetNPorts());
+    for (const auto* part : {&sources, &up, &down})
+    {
+        for (const auto& e : *part)
+        {
+            order.push_back(e.second);
+        }
+    }
+    return order;
+}
+
 } // namespace
 
 TagRules
@@ -106,6 +178,26 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
     // arrive at that ingress port at that brute-force level
     std::vector<std::vector<uint64_t>> tags(maxLevel + 2);
     tags[1].assign(nPorts, start);
+    const std::vector<uint32_t> initialOrder = UpDownOrder(topo);
+    // landmarks for the refusal filter: switch-to-switch links spread evenly
+    // over the order (host-facing ports have no predecessor: useless there)
+    std::vector<uint32_t> landmarks;
+    {
+        std::vector<uint32_t> links;
+        for (uint32_t i : initialOrder)
+        {
+            const PortRef at = topo.GetPortRef(i);
+            if (Forwards(topo, at.node) && Forwards(topo, topo.GetPeer(at.node, at.port).node))
+            {
+                links.push_back(i);
+            }
+        }
+        const size_t count = std::min<size_t>(64, links.size());
+        for (size_t k = 0; k < count; ++k)
+        {
+            landmarks.push_back(links[k * links.size() / count]);
+        }
+    }
     // one acyclic graph per tag over ingress ports: that tag's subgraph G_t
     std::vector<std::unique_ptr<DynamicTopoOrder>> subgraph;
     auto graphOf = [&](Tag t) -> DynamicTopoOrder& {
@@ -117,6 +209,8 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
         {
             subgraph[t] =
                 std::make_unique<DynamicTopoOrder>(nPorts, opt.cycleCheck == CycleCheck::NAIVE);
+            subgraph[t]->SetInitialOrder(initialOrder);
+            subgraph[t]->SetLandmarks(landmarks);
         }
         return *subgraph[t];
     };
@@ -195,6 +289,11 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
         {
             ++floor;
         }
+    }
+    for (const auto& g : subgraph)
+    {
+        stats.visited += g ? g->GetVisited() : 0;
+        stats.filtered += g ? g->GetFiltered() : 0;
     }
     return rules;
 }

@@ -83,6 +83,8 @@ struct GreedyStats
     uint64_t merged{0};      //!< decisions that kept the tag
     uint64_t cycleChecks{0}; //!< edge insertions checked
     uint64_t rejected{0};    //!< checks that found a cycle
+    uint64_t visited{0};     //!< nodes visited by the cycle checks' searches
+    uint64_t filtered{0};    //!< refusals proven by the landmark filter, no search
 };
 
 /// TagGreedy with statistics.

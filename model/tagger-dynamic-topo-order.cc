@@ -5,6 +5,7 @@
 #include "tagger-dynamic-topo-order.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -27,6 +28,11 @@ DynamicTopoOrder::Resize(uint32_t n)
     }
     m_out.resize(n);
     m_in.resize(n);
+    if (m_landmarks)
+    {
+        m_reach.resize(n, 0);
+        m_reachedBy.resize(n, 0);
+    }
     m_ord.resize(n);
     m_pos.resize(n);
     m_mark.resize(n, 0);
@@ -36,6 +42,37 @@ DynamicTopoOrder::Resize(uint32_t n)
         m_ord[i] = i;
         m_pos[i] = i;
     }
+}
+
+void
+DynamicTopoOrder::SetInitialOrder(const std::vector<uint32_t>& order)
+{
+    if (m_nEdges != 0 || order.size() != m_ord.size())
+    {
+        throw std::logic_error("DynamicTopoOrder::SetInitialOrder: graph not empty or wrong size");
+    }
+    for (uint32_t p = 0; p < order.size(); ++p)
+    {
+        m_pos[p] = order[p];
+        m_ord[order[p]] = p;
+    }
+}
+
+void
+DynamicTopoOrder::SetLandmarks(const std::vector<uint32_t>& landmarks)
+{
+    if (m_nEdges != 0 || landmarks.size() > 64)
+    {
+        throw std::logic_error("DynamicTopoOrder::SetLandmarks: graph not empty or > 64");
+    }
+    m_reach.assign(m_ord.size(), 0);
+    m_reachedBy.assign(m_ord.size(), 0);
+    for (size_t i = 0; i < landmarks.size(); ++i)
+    {
+        m_reach[landmarks[i]] |= 1ULL << i;
+        m_reachedBy[landmarks[i]] |= 1ULL << i;
+    }
+    m_landmarks = !m_naive && !landmarks.empty();
 }
 
 bool
@@ -58,13 +95,25 @@ DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
             return false;
         }
     }
-    else if (m_ord[v] < m_ord[u] && !Reorder(u, v))
+    else if (m_ord[v] < m_ord[u])
     {
-        return false;
+        if (m_landmarks && (m_reach[v] & m_reachedBy[u]) != 0)
+        {
+            ++m_filtered;
+            return false; // v reaches a landmark that reaches u
+        }
+        if (!Reorder(u, v))
+        {
+            return false;
+        }
     }
     m_out[u].push_back(v);
     m_in[v].push_back(u);
     ++m_nEdges;
+    if (m_landmarks)
+    {
+        SpreadLandmarks(u, v);
+    }
     if (m_recording)
     {
         m_addedEdges.emplace_back(u, v);
@@ -187,6 +236,53 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
     return true;
 }
 
+void
+DynamicTopoOrder::SpreadLandmarks(uint32_t u, uint32_t v)
+{
+    // landmarks reaching u now reach v and everything after it
+    uint64_t bits = m_reachedBy[u] & ~m_reachedBy[v];
+    if (bits != 0)
+    {
+        m_reachedBy[v] |= bits;
+        m_stack.assign(1, v);
+        while (!m_stack.empty())
+        {
+            uint32_t n = m_stack.back();
+            m_stack.pop_back();
+            for (uint32_t m : m_out[n])
+            {
+                uint64_t add = m_reachedBy[n] & ~m_reachedBy[m];
+                if (add != 0)
+                {
+                    m_reachedBy[m] |= add;
+                    m_stack.push_back(m);
+                }
+            }
+        }
+    }
+    // landmarks reached from v are now reached from u and everything before it
+    bits = m_reach[v] & ~m_reach[u];
+    if (bits != 0)
+    {
+        m_reach[u] |= bits;
+        m_stack.assign(1, u);
+        while (!m_stack.empty())
+        {
+            uint32_t n = m_stack.back();
+            m_stack.pop_back();
+            for (uint32_t m : m_in[n])
+            {
+                uint64_t add = m_reach[n] & ~m_reach[m];
+                if (add != 0)
+                {
+                    m_reach[m] |= add;
+                    m_stack.push_back(m);
+                }
+            }
+        }
+    }
+}
+
 bool
 DynamicTopoOrder::CheckOrder() const
 {
@@ -234,6 +330,7 @@ DynamicTopoOrder::Rollback()
     m_addedEdges.clear();
     m_ordChanges.clear();
     m_recording = false;
+    m_landmarks = false; // reachability bits may describe removed edges
 }
 
 } // namespace tagger

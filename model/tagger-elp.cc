@@ -98,8 +98,8 @@ PathText(const Topology& topo, const Path& path)
         {
             s += ' ';
         }
-        s += path[i] < topo.GetNNodes() ? topo.GetNode(path[i]).name
-                                        : "#" + std::to_string(path[i]);
+        s +=
+            path[i] < topo.GetNNodes() ? topo.GetNode(path[i]).name : "#" + std::to_string(path[i]);
     }
     return s;
 }
@@ -157,8 +157,8 @@ CheckPath(const Topology& topo, const Path& path)
     }
     if (path.size() - 2 > kMaxLevel)
     {
-        return "the path has " + std::to_string(path.size() - 2) +
-               " forwarding nodes; at most " + std::to_string(kMaxLevel) + " are supported";
+        return "the path has " + std::to_string(path.size() - 2) + " forwarding nodes; at most " +
+               std::to_string(kMaxLevel) + " are supported";
     }
     return "";
 }
@@ -198,6 +198,7 @@ class Net
     std::vector<uint32_t> begin;    //!< CSR start per node (n + 1)
     std::vector<uint32_t> fwdEnd;   //!< end of the forwarder neighbours (sorted by id)
     std::vector<Adj> adj;           //!< forwarder neighbours first, then the others
+    std::vector<NodeId> nbr;        //!< adj[i].nbr, compact for scanning
     std::vector<uint32_t> rev;      //!< entry of the opposite direction
     std::vector<NodeId> anchorOf;   //!< host: forwarder it is attached to, or kNone
     std::vector<uint32_t> attBegin; //!< CSR over att (n + 1)
@@ -274,6 +275,11 @@ Net::Net(const Topology& t)
         adj.insert(adj.end(), list.begin(), list.end());
     }
     begin[n] = static_cast<uint32_t>(adj.size());
+    nbr.resize(adj.size());
+    for (size_t i = 0; i < adj.size(); ++i)
+    {
+        nbr[i] = adj[i].nbr;
+    }
     rev.assign(adj.size(), kNone);
     for (NodeId x = 0; x < n; ++x)
     {
@@ -469,7 +475,7 @@ class DagFamily
         m_order.push_back(r);
         for (uint32_t i = net.begin[r]; i < net.fwdEnd[r]; ++i)
         {
-            NodeId y = net.adj[i].nbr;
+            NodeId y = net.nbr[i];
             m_dist[y] = 1;
             m_order.push_back(y);
             if (!net.fwd[r])
@@ -486,7 +492,7 @@ class DagFamily
             m_cands.clear();
             for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
             {
-                NodeId y = net.adj[i].nbr;
+                NodeId y = net.nbr[i];
                 int32_t dy = m_dist[y];
                 if (dy < 0)
                 {
@@ -541,7 +547,7 @@ class DagFamily
             m_cands.clear();
             for (uint32_t i = net.begin[f]; i < net.begin[f + 1]; ++i)
             {
-                NodeId y = net.adj[i].nbr;
+                NodeId y = net.nbr[i];
                 int32_t dy;
                 if (y == r)
                 {
@@ -869,9 +875,26 @@ class KShortest
     void Run()
     {
         const Net& net = m_net;
+        m_useDp = m_k <= kMaxDpK;
+        if (m_useDp)
+        {
+            // BFS orders hold the destination and forwarders only
+            size_t slots = 1;
+            for (NodeId v = 0; v < net.n; ++v)
+            {
+                slots += net.fwd[v] ? 1 : 0;
+            }
+            m_pos.assign(net.n, kNone);
+            m_dpCnt.assign(slots, 0);
+            m_dp.assign(slots * m_k, DpItem{0, 0});
+        }
         for (NodeId y : net.units)
         {
             Bfs(y);
+            if (m_useDp)
+            {
+                Dp(y);
+            }
             for (NodeId x : net.units)
             {
                 if (x != y)
@@ -931,13 +954,63 @@ class KShortest
             NodeId x = m_order[q];
             for (uint32_t i = m_net.begin[x]; i < m_net.fwdEnd[x]; ++i)
             {
-                NodeId w = m_net.adj[i].nbr;
+                NodeId w = m_net.nbr[i];
                 if (m_dist[w] < 0)
                 {
                     m_dist[w] = m_dist[x] + 1;
                     m_order.push_back(w);
                 }
             }
+        }
+    }
+
+    /**
+     * The lexicographically first min(k, all) shortest paths from every node
+     * to y, by dynamic programming over the BFS order: the paths of v are
+     * those of its closer neighbours in increasing id order, each prefixed
+     * with v (node ids decide lexicographic order at the first difference).
+     * m_dp holds per BFS position k items (first entry, index of the rest at
+     * the next node).
+     */
+    void Dp(NodeId y)
+    {
+        const Net& net = m_net;
+        for (uint32_t q = 0; q < m_order.size(); ++q)
+        {
+            m_pos[m_order[q]] = q;
+        }
+        for (uint32_t q = 1; q < m_order.size(); ++q)
+        {
+            const NodeId v = m_order[q];
+            const int32_t dv = m_dist[v];
+            DpItem* out = &m_dp[size_t(q) * m_k];
+            uint32_t c = 0;
+            if (!net.fwd[y] && dv == 1)
+            {
+                out[c++] = DpItem{net.FindEntry(v, y), 0};
+            }
+            else
+            {
+                for (uint32_t i = net.begin[v]; i < net.fwdEnd[v] && c < m_k; ++i)
+                {
+                    const NodeId w = net.nbr[i];
+                    if (m_dist[w] != dv - 1)
+                    {
+                        continue;
+                    }
+                    if (w == y)
+                    {
+                        out[c++] = DpItem{i, 0};
+                        continue;
+                    }
+                    const uint32_t cw = m_dpCnt[m_pos[w]];
+                    for (uint32_t j = 0; j < cw && c < m_k; ++j)
+                    {
+                        out[c++] = DpItem{i, j};
+                    }
+                }
+            }
+            m_dpCnt[q] = c;
         }
     }
 
@@ -951,7 +1024,7 @@ class KShortest
         int32_t best = -1;
         for (uint32_t i = m_net.begin[x]; i < m_net.begin[x + 1]; ++i)
         {
-            NodeId w = m_net.adj[i].nbr;
+            NodeId w = m_net.nbr[i];
             int32_t d = w == y ? 1 : (m_net.fwd[w] && m_dist[w] >= 0 ? m_dist[w] + 1 : -1);
             if (d > 0 && (best < 0 || d < best))
             {
@@ -980,6 +1053,29 @@ class KShortest
         m_paths.clear();
         m_pathBegin.assign(1, 0);
         const uint32_t maxLinks = MaxLinks(x, y);
+        if (m_useDp && m_net.fwd[x] && m_dpCnt[m_pos[x]] == m_k)
+        {
+            // at least k shortest paths: the first k are the DP's
+            if (static_cast<uint32_t>(d0) > maxLinks)
+            {
+                ThrowTooLong();
+            }
+            for (uint32_t j = 0; j < m_k; ++j)
+            {
+                NodeId v = x;
+                uint32_t idx = j;
+                while (v != y)
+                {
+                    const DpItem& it = m_dp[size_t(m_pos[v]) * m_k + idx];
+                    m_paths.push_back(it.entry);
+                    v = m_net.nbr[it.entry];
+                    idx = it.rest;
+                }
+                m_pathBegin.push_back(static_cast<uint32_t>(m_paths.size()));
+                Record(x, y, m_pathBegin[j], m_pathBegin[j + 1]);
+            }
+            return;
+        }
         bool useYen = false;
         m_work = 0;
         uint32_t len = static_cast<uint32_t>(d0);
@@ -1057,7 +1153,7 @@ class KShortest
                 }
                 for (uint32_t i = net.begin[f.v]; i < net.fwdEnd[f.v]; ++i)
                 {
-                    NodeId w = net.adj[i].nbr;
+                    NodeId w = net.nbr[i];
                     if (w != y && m_vis[w] != m_stamp && m_dist[w] > 0)
                     {
                         cut(g + 1 + static_cast<uint32_t>(m_dist[w]));
@@ -1076,7 +1172,7 @@ class KShortest
                 continue;
             }
             const uint32_t i = f.it++;
-            const NodeId w = net.adj[i].nbr;
+            const NodeId w = net.nbr[i];
             if (w == y || m_vis[w] == m_stamp || m_dist[w] < 0)
             {
                 continue;
@@ -1114,7 +1210,7 @@ class KShortest
             NodeId v = queue[q];
             for (uint32_t i = net.begin[v]; i < net.fwdEnd[v]; ++i)
             {
-                NodeId w = net.adj[i].nbr;
+                NodeId w = net.nbr[i];
                 if (m_ydist[w] < 0 && !m_yenBlocked[w] && w != spur)
                 {
                     m_ydist[w] = m_ydist[v] + 1;
@@ -1127,7 +1223,7 @@ class KShortest
         int32_t bestD = -1;
         for (uint32_t i = net.begin[spur]; i < net.begin[spur + 1]; ++i)
         {
-            NodeId w = net.adj[i].nbr;
+            NodeId w = net.nbr[i];
             if (m_ydist[w] < 0 ||
                 std::find(m_yenNoNext.begin(), m_yenNoNext.end(), w) != m_yenNoNext.end())
             {
@@ -1150,7 +1246,7 @@ class KShortest
             NodeId next = kNone;
             for (uint32_t i = net.begin[v]; i < net.begin[v + 1]; ++i)
             {
-                NodeId w = net.adj[i].nbr;
+                NodeId w = net.nbr[i];
                 if (m_ydist[w] == m_ydist[v] - 1 && (next == kNone || w < next))
                 {
                     next = w;
@@ -1335,7 +1431,14 @@ class KShortest
         }
         uint64_t count = SatAdd(SatMul(d, d - 1), net.host[y] ? 2 * d : 0);
         m_count = SatAdd(m_count, count);
-        m_longest = std::max<uint32_t>(m_longest, d >= 2 ? 2 : 1);
+        if (d >= 2)
+        {
+            m_longest = std::max<uint32_t>(m_longest, 2);
+        }
+        else if (net.host[y])
+        {
+            m_longest = std::max<uint32_t>(m_longest, 1);
+        }
         if (!m_store)
         {
             return;
@@ -1372,13 +1475,23 @@ class KShortest
         uint32_t end;
     };
 
+    struct DpItem
+    {
+        uint32_t entry; //!< first hop
+        uint32_t rest;  //!< index of the rest among the next node's paths
+    };
+
+    /// Largest k for which the per-destination DP tables are kept.
+    static constexpr uint32_t kMaxDpK = 64;
+
     const Net& m_net;
     uint32_t m_k;
     uint64_t m_maxStore;
     bool m_store;
     Elp& m_elp;
     PortSets m_uOut;
-    std::vector<uint32_t> m_vBase; //!< per node: base into m_vMask (ports of units with attached hosts)
+    std::vector<uint32_t>
+        m_vBase; //!< per node: base into m_vMask (ports of units with attached hosts)
     std::vector<uint64_t> m_vMask; //!< arrival levels at an anchor, per in-port, toward its hosts
     std::vector<int32_t> m_dist;
     std::vector<NodeId> m_order;
@@ -1391,6 +1504,10 @@ class KShortest
     uint64_t m_work{0};
     uint64_t m_budget{200000};
     uint64_t m_yenPairs{0};
+    bool m_useDp{false};
+    std::vector<uint32_t> m_pos;   //!< BFS position per node
+    std::vector<uint32_t> m_dpCnt; //!< per BFS position: shortest paths kept (<= k)
+    std::vector<DpItem> m_dp;      //!< per BFS position: k items
     std::vector<int32_t> m_ydist;
     std::vector<char> m_yenBlocked;
     std::vector<NodeId> m_yenNoNext;
@@ -1432,7 +1549,7 @@ class UpDownFamily
             int32_t lx = net.topo.GetNode(x).layer;
             for (uint32_t i = net.begin[x]; i < net.begin[x + 1]; ++i)
             {
-                int32_t ly = net.topo.GetNode(net.adj[i].nbr).layer;
+                int32_t ly = net.topo.GetNode(net.nbr[i]).layer;
                 m_cls[i] = ly > lx ? kUp : (ly < lx ? kDown : kFlat);
             }
         }
@@ -1907,6 +2024,7 @@ MakeUpDownElp(const Topology& topo, uint32_t bounces, const ElpOptions& opt)
     if (family.EnumerateSimple(kUpDownMaxEnumerated, opt.maxExplicitPaths, count, elp.paths))
     {
         elp.pathCount = count;
+        SortPaths(elp.paths);
     }
     else
     {
@@ -1959,6 +2077,7 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
     const uint32_t limit = elp.longestPath > 0 ? elp.longestPath : kMaxLevel + 1;
     const bool store = elp.paths.size() == elp.pathCount;
     std::mt19937_64 rng(seed);
+
     struct Draw
     {
         NodeId s;
@@ -1997,35 +2116,37 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
     uint64_t stamp = 0;
     NodeId curKey = kNone;
     std::vector<uint32_t> cands;
+    auto ensureBfs = [&](NodeId key) {
+        if (key == curKey)
+        {
+            return;
+        }
+        for (NodeId v : bfs)
+        {
+            dist[v] = -1;
+        }
+        bfs.assign(1, key);
+        dist[key] = 0;
+        for (size_t q = 0; q < bfs.size(); ++q)
+        {
+            NodeId x = bfs[q];
+            for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
+            {
+                NodeId w = net.nbr[i];
+                if (dist[w] < 0)
+                {
+                    dist[w] = dist[x] + 1;
+                    bfs.push_back(w);
+                }
+            }
+        }
+        curKey = key;
+    };
     for (uint64_t idx : order)
     {
         Draw d = draws[idx];
-        if (d.key != curKey)
-        {
-            for (NodeId v : bfs)
-            {
-                dist[v] = -1;
-            }
-            bfs.assign(1, d.key);
-            dist[d.key] = 0;
-            for (size_t q = 0; q < bfs.size(); ++q)
-            {
-                NodeId x = bfs[q];
-                for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
-                {
-                    NodeId w = net.adj[i].nbr;
-                    if (dist[w] < 0)
-                    {
-                        dist[w] = dist[x] + 1;
-                        bfs.push_back(w);
-                    }
-                }
-            }
-            curKey = d.key;
-        }
-        const int32_t off = d.key != d.t ? 1 : 0;
         std::mt19937_64 prng(d.seed);
-        // links from node v to t, or -1
+        // links from node v to t (-1: unreachable); the BFS is from d.key
         auto toT = [&](NodeId v) -> int32_t {
             if (v == d.t)
             {
@@ -2035,13 +2156,13 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
             {
                 return -1;
             }
-            return dist[v] + off;
+            return dist[v] + (d.key != d.t ? 1 : 0);
         };
         auto startDist = [&](NodeId s) -> int32_t {
             int32_t best = -1;
             for (uint32_t i = net.begin[s]; i < net.begin[s + 1]; ++i)
             {
-                int32_t dw = toT(net.adj[i].nbr);
+                int32_t dw = toT(net.nbr[i]);
                 if (dw >= 0 && (best < 0 || dw + 1 < best))
                 {
                     best = dw + 1;
@@ -2049,25 +2170,28 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
             }
             return best;
         };
-        int32_t sd = startDist(d.s);
-        if (sd < 0)
+        int32_t sd = -1;
+        for (uint32_t redraw = 0;; ++redraw)
         {
-            // t cannot be reached from s: pick another source that reaches it
-            std::vector<NodeId> ok;
-            for (NodeId h : net.hosts)
-            {
-                if (h != d.t && startDist(h) >= 0)
-                {
-                    ok.push_back(h);
-                }
-            }
-            if (ok.empty())
-            {
-                throw TaggerError("random paths: host " + topo.GetNode(d.t).name +
-                                  " is not connected to any other host");
-            }
-            d.s = ok[UniformIndex(prng, ok.size())];
+            ensureBfs(d.key);
             sd = startDist(d.s);
+            if (sd >= 0)
+            {
+                break;
+            }
+            if (redraw == 1000)
+            {
+                throw TaggerError("random paths: no path between 1000 random pairs of hosts "
+                                  "(the hosts are not connected)");
+            }
+            // t cannot be reached from s: draw another pair
+            d.s = net.hosts[UniformIndex(prng, nh)];
+            d.t = net.hosts[UniformIndex(prng, nh - 1)];
+            if (d.t == d.s)
+            {
+                d.t = net.hosts[nh - 1];
+            }
+            d.key = net.anchorOf[d.t] != kNone ? net.anchorOf[d.t] : d.t;
         }
         const int32_t budget = std::max<int32_t>(static_cast<int32_t>(limit), sd);
         Path path;
@@ -2083,7 +2207,7 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
                 cands.clear();
                 for (uint32_t i = net.begin[v]; i < net.begin[v + 1]; ++i)
                 {
-                    NodeId w = net.adj[i].nbr;
+                    NodeId w = net.nbr[i];
                     int32_t dw = toT(w);
                     if (dw < 0 || vis[w] == stamp || g + 1 + dw > budget)
                     {
@@ -2115,7 +2239,7 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
                 cands.clear();
                 for (uint32_t i = net.begin[v]; i < net.begin[v + 1]; ++i)
                 {
-                    if (toT(net.adj[i].nbr) == dv - 1)
+                    if (toT(net.nbr[i]) == dv - 1)
                     {
                         cands.push_back(i);
                     }

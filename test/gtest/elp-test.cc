@@ -521,8 +521,8 @@ CheckTree(const Topology& t, const Elp& elp, const std::vector<Path>& all)
                 break;
             }
             auto [it, fresh] = next.emplace(std::make_pair(u, p[i]), p[i + 1]);
-            EXPECT_EQ(it->second, p[i + 1]) << "not a tree toward " << t.GetNode(u).name
-                                            << " at " << t.GetNode(p[i]).name;
+            EXPECT_EQ(it->second, p[i + 1])
+                << "not a tree toward " << t.GetNode(u).name << " at " << t.GetNode(p[i]).name;
         }
     }
     // the mask computation agrees with the paths it claims
@@ -551,7 +551,9 @@ CheckAllFamilies(const Topology& t)
         EXPECT_EQ(bare.pathCount, sp.size());
         EXPECT_EQ(Diff(t, bare.graph, elp.graph), "");
     }
-    for (uint32_t k = 1; k <= 3; ++k)
+    // k <= 64 takes the first k shortest paths from a per-destination table
+    // when there are enough; k = 100 always searches
+    for (uint32_t k : {1u, 2u, 3u, 100u})
     {
         SCOPED_TRACE("k shortest, k = " + std::to_string(k));
         std::vector<Path> ks = FirstK(all, k);
@@ -624,8 +626,8 @@ TEST(ElpHopGraph, AddPathErrors)
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { g.AddPath(Path{0, 99}); }), "node id 99"));
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { g.Add(0, 0, 1, 0); }), "out of range"));
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { g.Add(0, 0, 1, 64); }), "out of range"));
-    EXPECT_TRUE(HasSubstr(ErrorOf([&] { g.Add(t.GetNodeId("A"), 0, 0, 1); }),
-                          "A does not forward"));
+    EXPECT_TRUE(
+        HasSubstr(ErrorOf([&] { g.Add(t.GetNodeId("A"), 0, 0, 1); }), "A does not forward"));
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { g.Add(0, 0, 7, 1); }), "port 7 out of range on S1"));
     // 63 forwarders fit, 64 do not
     Topology l63 = Line(63);
@@ -644,8 +646,7 @@ TEST(ElpHopGraph, AddPathErrors)
     {
         p64.push_back(n);
     }
-    EXPECT_TRUE(
-        HasSubstr(ErrorOf([&] { g64.AddPath(p64); }), "64 forwarding nodes; at most 63"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { g64.AddPath(p64); }), "64 forwarding nodes; at most 63"));
     // and the generators refuse such a topology instead of wrapping levels
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { MakeShortestPathElp(l64); }), "more than 63"));
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { MakeShortestPathTreeElp(l64); }), "more than 63"));
@@ -1052,6 +1053,40 @@ TEST(ElpRandom, LoopFreeDeterministicBounded)
     }
 }
 
+TEST(ElpRandom, DisconnectedHosts)
+{
+    // two separate triangles-with-a-host plus an isolated host: pairs across
+    // parts are redrawn, never returned
+    Topology t;
+    for (int part = 0; part < 2; ++part)
+    {
+        std::string p = std::to_string(part);
+        NodeId a = t.AddNode("A" + p, NodeKind::SWITCH, 3);
+        NodeId b = t.AddNode("B" + p, NodeKind::SWITCH, 3);
+        t.Connect(a, b);
+        t.Connect(t.AddNode("HA" + p, NodeKind::HOST, 1), a);
+        t.Connect(t.AddNode("HB" + p, NodeKind::HOST, 1), b);
+    }
+    t.AddNode("LONELY", NodeKind::HOST, 1);
+    Elp e;
+    AddRandomPaths(e, t, 100, 1);
+    ASSERT_EQ(e.paths.size(), 100u);
+    for (const Path& p : e.paths)
+    {
+        EXPECT_EQ(p.size(), 4u) << Text(t, p); // HAx Ax Bx HBx or back
+    }
+    // the generators skip the unconnected pairs too: 4 connected ordered pairs
+    EXPECT_EQ(MakeShortestPathElp(t).pathCount, 4u);
+    EXPECT_EQ(MakeShortestPathTreeElp(t).pathCount, 4u);
+    EXPECT_EQ(MakeKShortestElp(t, 3).pathCount, 4u);
+    Topology none;
+    NodeId s = none.AddNode("S", NodeKind::SWITCH, 1);
+    none.Connect(none.AddNode("H1", NodeKind::HOST, 1), s);
+    none.AddNode("H2", NodeKind::HOST, 1);
+    Elp e2;
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { AddRandomPaths(e2, none, 1, 1); }), "not connected"));
+}
+
 TEST(ElpFile, ReadAndErrors)
 {
     Topology t = OddTopology2();
@@ -1121,6 +1156,5 @@ TEST(ElpFile, FromPaths)
     EXPECT_EQ(e.paths, paths);
     EXPECT_EQ(e.graph.CountEntries(), 5u);
     paths.push_back(ByNames(t, {"A", "S1", "A"}));
-    EXPECT_TRUE(
-        HasSubstr(ErrorOf([&] { MakeElpFromPaths(t, paths); }), "ELP path 3 (A S1 A)"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { MakeElpFromPaths(t, paths); }), "ELP path 3 (A S1 A)"));
 }
