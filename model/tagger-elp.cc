@@ -2075,7 +2075,10 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
         throw TaggerError("random paths need at least two hosts");
     }
     const uint32_t limit = elp.longestPath > 0 ? elp.longestPath : kMaxLevel + 1;
-    const bool store = elp.paths.size() == elp.pathCount;
+    // The verifier checks an up-down family with its state machine, not with the
+    // HopGraph, so random paths added to one are always kept explicitly (n of
+    // them) to be verified path by path.
+    const bool store = elp.paths.size() == elp.pathCount || elp.upDownBounces >= 0;
     std::mt19937_64 rng(seed);
 
     struct Draw

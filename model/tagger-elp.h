@@ -194,7 +194,8 @@ Elp MakeKShortestElp(const Topology& topo, uint32_t k, const ElpOptions& opt = {
  * random paths never lengthen it, as in Table V), else kMaxLevel + 1 links;
  * never less than the pair's distance.  pathCount grows by n (duplicates
  * included); the paths are appended to elp.paths when the ELP keeps all its
- * paths (paths.size() == pathCount).  An empty ELP gets a graph for topo; a
+ * paths (paths.size() == pathCount) or is an up-down family (upDownBounces >=
+ * 0, whose paths the verifier must see one by one).  An empty ELP gets a graph for topo; a
  * non-empty one must have been built for topo.
  */
 void AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed);

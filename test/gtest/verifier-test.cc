@@ -10,6 +10,7 @@
 #include "tagger-algorithms.h"
 #include "tagger-elp.h"
 #include "tagger-rules.h"
+#include "tagger-topology-generators.h"
 #include "tagger-topology.h"
 #include "tagger-verifier.h"
 #include "test-util.h"
@@ -405,3 +406,36 @@ TEST(TagRulesTest, LosslessTagsCountArrivalsAtForwarders)
 }
 
 } // namespace
+
+// Random paths added to an up-down family too large to store (FatTree(8) has
+// 128 hosts) are kept explicitly and verified one by one: Clos rules without
+// bounces must fail on a random path that bounces, and pass once they tolerate
+// as many bounces as the worst random path has (counted here independently).
+TEST(VerifierTest, RandomPathsOnUpDownFamilyAreChecked)
+{
+    using namespace ns3::tagger;
+    const Topology topo = MakeFatTree(8);
+    Elp elp = MakeUpDownElp(topo, 0);
+    ASSERT_TRUE(elp.paths.empty()); // too many to store
+    AddRandomPaths(elp, topo, 300, 5);
+    ASSERT_EQ(elp.paths.size(), 300u);
+    uint32_t worst = 0;
+    for (const Path& p : elp.paths)
+    {
+        uint32_t bounces = 0;
+        for (size_t i = 1; i + 1 < p.size(); ++i)
+        {
+            const int32_t here = topo.GetNode(p[i]).layer;
+            if (topo.GetNode(p[i - 1]).layer > here && topo.GetNode(p[i + 1]).layer > here)
+            {
+                ++bounces;
+            }
+        }
+        worst = std::max(worst, bounces);
+    }
+    ASSERT_GT(worst, 0u) << "the random paths should include bouncing ones";
+    const VerifyResult bad = Verify(TagClos(topo, 0), elp);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_FALSE(bad.path.empty());
+    EXPECT_TRUE(Verify(TagClos(topo, worst), elp).ok);
+}
