@@ -201,23 +201,28 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
         }
     }
     // the backward set must come before the forward set; reuse their positions
-    auto byOrd = [this](uint32_t a, uint32_t b) { return m_ord[a] < m_ord[b]; };
-    std::sort(m_fwd.begin(), m_fwd.end(), byOrd);
-    std::sort(m_bwd.begin(), m_bwd.end(), byOrd);
-    std::vector<uint32_t> slots;
-    slots.reserve(m_fwd.size() + m_bwd.size());
-    for (uint32_t n : m_bwd)
-    {
-        slots.push_back(m_ord[n]);
-    }
-    for (uint32_t n : m_fwd)
-    {
-        slots.push_back(m_ord[n]);
-    }
-    std::sort(slots.begin(), slots.end());
+    // sort both sets by position with packed (position, node) keys
+    auto keyed = [this](const std::vector<uint32_t>& nodes, std::vector<uint64_t>& keys) {
+        keys.clear();
+        for (uint32_t n : nodes)
+        {
+            keys.push_back((uint64_t{m_ord[n]} << 32) | n);
+        }
+        std::sort(keys.begin(), keys.end());
+    };
+    keyed(m_bwd, m_bwdKeys);
+    keyed(m_fwd, m_fwdKeys);
+    // the positions both sets occupied, in increasing order
+    m_slots.resize(m_bwdKeys.size() + m_fwdKeys.size());
+    std::merge(m_bwdKeys.begin(),
+               m_bwdKeys.end(),
+               m_fwdKeys.begin(),
+               m_fwdKeys.end(),
+               m_slots.begin());
     size_t i = 0;
-    auto place = [&](uint32_t n) {
-        uint32_t p = slots[i++];
+    auto place = [&](uint64_t key) {
+        const uint32_t n = static_cast<uint32_t>(key);
+        const uint32_t p = static_cast<uint32_t>(m_slots[i++] >> 32);
         if (m_recording && m_ord[n] != p)
         {
             m_ordChanges.emplace_back(n, m_ord[n]);
@@ -225,13 +230,13 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
         m_ord[n] = p;
         m_pos[p] = n;
     };
-    for (uint32_t n : m_bwd)
+    for (uint64_t k : m_bwdKeys)
     {
-        place(n);
+        place(k);
     }
-    for (uint32_t n : m_fwd)
+    for (uint64_t k : m_fwdKeys)
     {
-        place(n);
+        place(k);
     }
     return true;
 }

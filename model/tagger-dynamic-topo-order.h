@@ -131,6 +131,9 @@ class DynamicTopoOrder
     std::vector<uint32_t> m_fwd;
     std::vector<uint32_t> m_bwd;
     std::vector<uint32_t> m_stack;
+    std::vector<uint64_t> m_fwdKeys;
+    std::vector<uint64_t> m_bwdKeys;
+    std::vector<uint64_t> m_slots;
 };
 
 } // namespace tagger
