@@ -12,6 +12,7 @@
 #include "tagger-elp.h"
 #include "tagger-topology-generators.h"
 #include "tagger-topology.h"
+#include "test-util.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,20 +26,10 @@
 #include <vector>
 
 using namespace ns3::tagger;
+using ns3::tagger::test::HasSubstr;
 
 namespace
 {
-
-::testing::AssertionResult
-HasSubstr(const std::string& text, const std::string& part)
-{
-    if (text.find(part) != std::string::npos)
-    {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure()
-           << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
 /// The message of the TaggerError f throws ("" when it does not throw).
 template <typename F>

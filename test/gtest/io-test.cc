@@ -11,6 +11,7 @@
 #include "tagger-rules.h"
 #include "tagger-topology-generators.h"
 #include "tagger-topology.h"
+#include "test-util.h"
 
 #include <cstdio>
 #include <fstream>
@@ -24,21 +25,10 @@
 #include <vector>
 
 using namespace ns3::tagger;
+using ns3::tagger::test::HasSubstr;
 
 namespace
 {
-
-/// Whether text contains part, with both shown on failure (gmock-free HasSubstr).
-::testing::AssertionResult
-HasSubstr(const std::string& text, const std::string& part)
-{
-    if (text.find(part) != std::string::npos)
-    {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure()
-           << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
 /// Whether text contains every one of parts.
 ::testing::AssertionResult

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <gtest/gtest.h>
 #include <random>
 #include <set>
 #include <sstream>
@@ -33,6 +34,18 @@ namespace tagger
 {
 namespace test
 {
+
+/// Whether text contains part, with both shown on failure (gmock-free HasSubstr).
+inline ::testing::AssertionResult
+HasSubstr(const std::string& text, const std::string& part)
+{
+    if (text.find(part) != std::string::npos)
+    {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << "\"" << text << "\" does not contain \"" << part << "\"";
+}
 
 /// A rule with its node: (node, tag, in, out, new tag).
 using NodeRule = std::tuple<NodeId, int, int, int, int>;

@@ -8,6 +8,7 @@
 
 #include "tagger-topology-generators.h"
 #include "tagger-topology.h"
+#include "test-util.h"
 
 #include <chrono>
 #include <cstdint>
@@ -20,21 +21,10 @@
 #include <vector>
 
 using namespace ns3::tagger;
+using ns3::tagger::test::HasSubstr;
 
 namespace
 {
-
-/// Whether text contains part, with both shown on failure (gmock-free HasSubstr).
-::testing::AssertionResult
-HasSubstr(const std::string& text, const std::string& part)
-{
-    if (text.find(part) != std::string::npos)
-    {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure()
-           << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
 /// "name:port" of the far end of (node, port), or "-" when unconnected.
 std::string
