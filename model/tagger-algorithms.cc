@@ -179,6 +179,11 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
     std::vector<std::vector<uint64_t>> tags(maxLevel + 2);
     tags[1].assign(nPorts, start);
     const std::vector<uint32_t> initialOrder = UpDownOrder(topo);
+    std::vector<uint32_t> startPos(nPorts);
+    for (uint32_t i = 0; i < nPorts; ++i)
+    {
+        startPos[initialOrder[i]] = i;
+    }
     // landmarks for the refusal filter: switch-to-switch links spread evenly
     // over the order (host-facing ports have no predecessor: useless there)
     std::vector<uint32_t> landmarks;
@@ -220,64 +225,77 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
     {
         tags[level + 1].assign(nPorts, 0);
         bool raised = false;
-        for (NodeId x = 0; x < topo.GetNNodes(); ++x)
+        // Algorithm 2 leaves the order inside a level free.  First the
+        // transitions whose edge agrees with the starting order (they can never
+        // close a cycle among themselves, and insert in O(1)), then the others:
+        // against the dense graph of the first pass most of them are refused by
+        // the landmark filter instead of re-ordering large regions.
+        for (int pass = 0; pass < 2; ++pass)
         {
-            if (!Forwards(topo, x))
+            for (NodeId x = 0; x < topo.GetNNodes(); ++x)
             {
-                continue;
-            }
-            const uint32_t p = topo.GetNode(x).ports;
-            for (PortNo in = 0; in < p; ++in)
-            {
-                const PortIndex inIdx = topo.GetPortIndex(x, in);
-                const uint64_t here = tags[level][inIdx];
-                if (here == 0)
+                if (!Forwards(topo, x))
                 {
                     continue;
                 }
-                for (PortNo out = 0; out < p; ++out)
+                const uint32_t p = topo.GetNode(x).ports;
+                for (PortNo in = 0; in < p; ++in)
                 {
-                    if (!(elp.GetMask(x, in, out) >> level & 1))
+                    const PortIndex inIdx = topo.GetPortIndex(x, in);
+                    const uint64_t here = tags[level][inIdx];
+                    if (here == 0)
                     {
                         continue;
                     }
-                    const PortRef peer = topo.GetPeer(x, out);
-                    const bool toForwarder = Forwards(topo, peer.node);
-                    const PortIndex peerIdx =
-                        toForwarder ? topo.GetPortIndex(peer.node, peer.port) : kNone;
-                    for (uint32_t t = 1; here >> t; ++t)
+                    for (PortNo out = 0; out < p; ++out)
                     {
-                        if (!(here >> t & 1))
+                        if (!(elp.GetMask(x, in, out) >> level & 1))
                         {
                             continue;
                         }
-                        Tag result = rules.Get(x, static_cast<Tag>(t), in, out);
-                        if (result == kLossyTag)
+                        const PortRef peer = topo.GetPeer(x, out);
+                        const bool toForwarder = Forwards(topo, peer.node);
+                        const PortIndex peerIdx =
+                            toForwarder ? topo.GetPortIndex(peer.node, peer.port) : kNone;
+                        const bool agrees = !toForwarder || startPos[inIdx] < startPos[peerIdx];
+                        if (agrees != (pass == 0))
                         {
-                            // decide this transition once for every packet that takes it
-                            ++stats.transitions;
-                            uint32_t candidate =
-                                opt.order == GreedyOrder::PAPER ? std::max(t, floor) : t;
-                            if (candidate == t && toForwarder)
-                            {
-                                // stays inside G_t: must not close a cycle there
-                                ++stats.cycleChecks;
-                                if (!graphOf(static_cast<Tag>(t)).TryAddEdge(inIdx, peerIdx))
-                                {
-                                    ++stats.rejected;
-                                    ++candidate;
-                                }
-                            }
-                            // a higher tag adds an edge between tags, which only go up:
-                            // it can never close a cycle
-                            result = CheckedTag(candidate);
-                            stats.merged += (result == t);
-                            raised |= (result > floor);
-                            rules.Set(x, static_cast<Tag>(t), in, out, result);
+                            continue;
                         }
-                        if (toForwarder)
+                        for (uint32_t t = 1; here >> t; ++t)
                         {
-                            tags[level + 1][peerIdx] |= 1ULL << result;
+                            if (!(here >> t & 1))
+                            {
+                                continue;
+                            }
+                            Tag result = rules.Get(x, static_cast<Tag>(t), in, out);
+                            if (result == kLossyTag)
+                            {
+                                // decide this transition once for every packet that takes it
+                                ++stats.transitions;
+                                uint32_t candidate =
+                                    opt.order == GreedyOrder::PAPER ? std::max(t, floor) : t;
+                                if (candidate == t && toForwarder)
+                                {
+                                    // stays inside G_t: must not close a cycle there
+                                    ++stats.cycleChecks;
+                                    if (!graphOf(static_cast<Tag>(t)).TryAddEdge(inIdx, peerIdx))
+                                    {
+                                        ++stats.rejected;
+                                        ++candidate;
+                                    }
+                                }
+                                // a higher tag adds an edge between tags, which only go up:
+                                // it can never close a cycle
+                                result = CheckedTag(candidate);
+                                stats.merged += (result == t);
+                                raised |= (result > floor);
+                                rules.Set(x, static_cast<Tag>(t), in, out, result);
+                            }
+                            if (toForwarder)
+                            {
+                                tags[level + 1][peerIdx] |= 1ULL << result;
+                            }
                         }
                     }
                 }

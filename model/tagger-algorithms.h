@@ -63,7 +63,9 @@ TagRules TagBruteForce(const HopGraph& elp, const TaggingOptions& opt = {});
  * the result is a function of (tag, in, out) by construction.  A transition
  * keeps its tag when the edge it adds leaves that tag's subgraph acyclic,
  * otherwise it gets the next tag (which can never close a cycle, since edges
- * between tags only go up).
+ * between tags only go up).  Inside a level, transitions are taken in node,
+ * in-port, out-port order, first those whose edge agrees with an up-down order
+ * of the links (BFS ranks), then the others.
  */
 TagRules TagGreedy(const HopGraph& elp, const TaggingOptions& opt = {});
 

@@ -133,7 +133,7 @@ def main():
 
     # BCube, F10, Clos
     rows = []
-    r = run(binary, ["--topology=bcube", "--n=8", "--levels=3", "--elp=kshortest", "--paths=4",
+    r = run(binary, ["--topology=bcube", "--n=8", "--k=3", "--elp=kshortest", "--paths=4",
                      "--algorithm=greedy"])
     rows.append(["BCube(8,3), 4 shortest paths, greedy", 4, r["lossless_tags"], 41,
                  "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"]])
