@@ -197,7 +197,7 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
                 links.push_back(i);
             }
         }
-        const size_t count = std::min<size_t>(64, links.size());
+        const size_t count = std::min<size_t>(DynamicTopoOrder::kMaxLandmarks, links.size());
         for (size_t k = 0; k < count; ++k)
         {
             landmarks.push_back(links[k * links.size() / count]);

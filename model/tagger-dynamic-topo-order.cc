@@ -30,8 +30,8 @@ DynamicTopoOrder::Resize(uint32_t n)
     m_in.resize(n);
     if (m_landmarks)
     {
-        m_reach.resize(n, 0);
-        m_reachedBy.resize(n, 0);
+        m_reach.resize(static_cast<size_t>(n) * kLandmarkWords, 0);
+        m_reachedBy.resize(static_cast<size_t>(n) * kLandmarkWords, 0);
     }
     m_ord.resize(n);
     m_pos.resize(n);
@@ -61,16 +61,17 @@ DynamicTopoOrder::SetInitialOrder(const std::vector<uint32_t>& order)
 void
 DynamicTopoOrder::SetLandmarks(const std::vector<uint32_t>& landmarks)
 {
-    if (m_nEdges != 0 || landmarks.size() > 64)
+    if (m_nEdges != 0 || landmarks.size() > kMaxLandmarks)
     {
-        throw std::logic_error("DynamicTopoOrder::SetLandmarks: graph not empty or > 64");
+        throw std::logic_error("DynamicTopoOrder::SetLandmarks: graph not empty or too many");
     }
-    m_reach.assign(m_ord.size(), 0);
-    m_reachedBy.assign(m_ord.size(), 0);
+    m_reach.assign(m_ord.size() * kLandmarkWords, 0);
+    m_reachedBy.assign(m_ord.size() * kLandmarkWords, 0);
     for (size_t i = 0; i < landmarks.size(); ++i)
     {
-        m_reach[landmarks[i]] |= 1ULL << i;
-        m_reachedBy[landmarks[i]] |= 1ULL << i;
+        const size_t word = landmarks[i] * kLandmarkWords + i / 64;
+        m_reach[word] |= 1ULL << (i % 64);
+        m_reachedBy[word] |= 1ULL << (i % 64);
     }
     m_landmarks = !m_naive && !landmarks.empty();
 }
@@ -97,7 +98,7 @@ DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
     }
     else if (m_ord[v] < m_ord[u])
     {
-        if (m_landmarks && (m_reach[v] & m_reachedBy[u]) != 0)
+        if (m_landmarks && ThroughLandmark(v, u))
         {
             ++m_filtered;
             return false; // v reaches a landmark that reaches u
@@ -241,46 +242,68 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
     return true;
 }
 
+bool
+DynamicTopoOrder::ThroughLandmark(uint32_t from, uint32_t to) const
+{
+    const uint64_t* reach = &m_reach[static_cast<size_t>(from) * kLandmarkWords];
+    const uint64_t* by = &m_reachedBy[static_cast<size_t>(to) * kLandmarkWords];
+    for (uint32_t w = 0; w < kLandmarkWords; ++w)
+    {
+        if ((reach[w] & by[w]) != 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+DynamicTopoOrder::Absorb(std::vector<uint64_t>& masks, uint32_t from, uint32_t to)
+{
+    const uint64_t* src = &masks[static_cast<size_t>(from) * kLandmarkWords];
+    uint64_t* dst = &masks[static_cast<size_t>(to) * kLandmarkWords];
+    bool grew = false;
+    for (uint32_t w = 0; w < kLandmarkWords; ++w)
+    {
+        const uint64_t add = src[w] & ~dst[w];
+        dst[w] |= add;
+        grew |= (add != 0);
+    }
+    return grew;
+}
+
 void
 DynamicTopoOrder::SpreadLandmarks(uint32_t u, uint32_t v)
 {
     // landmarks reaching u now reach v and everything after it
-    uint64_t bits = m_reachedBy[u] & ~m_reachedBy[v];
-    if (bits != 0)
+    if (Absorb(m_reachedBy, u, v))
     {
-        m_reachedBy[v] |= bits;
         m_stack.assign(1, v);
         while (!m_stack.empty())
         {
-            uint32_t n = m_stack.back();
+            const uint32_t n = m_stack.back();
             m_stack.pop_back();
             for (uint32_t m : m_out[n])
             {
-                uint64_t add = m_reachedBy[n] & ~m_reachedBy[m];
-                if (add != 0)
+                if (Absorb(m_reachedBy, n, m))
                 {
-                    m_reachedBy[m] |= add;
                     m_stack.push_back(m);
                 }
             }
         }
     }
     // landmarks reached from v are now reached from u and everything before it
-    bits = m_reach[v] & ~m_reach[u];
-    if (bits != 0)
+    if (Absorb(m_reach, v, u))
     {
-        m_reach[u] |= bits;
         m_stack.assign(1, u);
         while (!m_stack.empty())
         {
-            uint32_t n = m_stack.back();
+            const uint32_t n = m_stack.back();
             m_stack.pop_back();
             for (uint32_t m : m_in[n])
             {
-                uint64_t add = m_reach[n] & ~m_reach[m];
-                if (add != 0)
+                if (Absorb(m_reach, n, m))
                 {
-                    m_reach[m] |= add;
                     m_stack.push_back(m);
                 }
             }

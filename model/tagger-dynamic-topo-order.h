@@ -31,6 +31,11 @@ namespace tagger
 class DynamicTopoOrder
 {
   public:
+    /// 64-bit words per node in each landmark mask.
+    static constexpr uint32_t kLandmarkWords = 4;
+    /// Most landmarks SetLandmarks() takes.
+    static constexpr uint32_t kMaxLandmarks = 64 * kLandmarkWords;
+
     /// \param nodes number of nodes (ids 0..nodes-1)  \param naive use the naive check
     explicit DynamicTopoOrder(uint32_t nodes = 0, bool naive = false);
 
@@ -76,7 +81,7 @@ class DynamicTopoOrder
     void Rollback();
 
     /**
-     * Pick up to 64 landmark nodes (for the refusal filter of the incremental
+     * Pick up to kMaxLandmarks landmark nodes (for the refusal filter of the incremental
      * mode); only while the graph has no edge.  A landmark is worth most where
      * many paths pass through it.
      */
@@ -99,8 +104,12 @@ class DynamicTopoOrder
     bool Reorder(uint32_t u, uint32_t v);     //!< Pearce-Kelly; false on cycle
     /// After inserting u -> v: spread landmark reachability to v's descendants
     /// and u's ancestors (bits only ever get set, so each node is updated at
-    /// most 64 times per direction).
+    /// most kMaxLandmarks times per direction).
     void SpreadLandmarks(uint32_t u, uint32_t v);
+    /// true when `from` reaches a landmark that reaches `to`.
+    bool ThroughLandmark(uint32_t from, uint32_t to) const;
+    /// OR the landmark mask of `from` into that of `to`; true when `to` grew.
+    static bool Absorb(std::vector<uint64_t>& masks, uint32_t from, uint32_t to);
 
     bool m_naive;
     std::vector<std::vector<uint32_t>> m_out;
@@ -113,9 +122,10 @@ class DynamicTopoOrder
     uint64_t m_visited{0};
     uint64_t m_filtered{0};
 
-    // Landmark filter (incremental mode): bit i of m_reach[n] says n reaches
-    // landmark i, bit i of m_reachedBy[n] that landmark i reaches n.  When
-    // m_reach[v] & m_reachedBy[u] != 0, v reaches u through a landmark and
+    // Landmark filter (incremental mode): bit i of node n's m_reach mask says n
+    // reaches landmark i, bit i of its m_reachedBy mask that landmark i reaches
+    // n (kLandmarkWords words per node).  When the reach mask of v and the
+    // reachedBy mask of u share a bit, v reaches u through a landmark and
     // u -> v closes a cycle: most refusals in dense graphs are proven this way
     // without a search.  Exact (no false positive); off after a Rollback.
     bool m_landmarks{false};
