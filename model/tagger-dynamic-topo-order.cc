@@ -36,6 +36,7 @@ DynamicTopoOrder::Resize(uint32_t n)
     m_ord.resize(n);
     m_pos.resize(n);
     m_mark.resize(n, 0);
+    m_markBack.resize(n, 0);
     for (uint32_t i = old; i < n; ++i)
     {
         // new nodes have no edges: append them at the end of the order
@@ -158,48 +159,74 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
     const uint32_t lb = m_ord[v];
     const uint32_t ub = m_ord[u];
     ++m_epoch;
-    // forward search from v among nodes before u
-    m_fwd.clear();
-    m_stack.clear();
-    m_stack.push_back(v);
+    // Forward search from v among nodes before u, backward search from u among
+    // nodes after v, both breadth first, always growing the smaller frontier by
+    // one layer: when the edge closes a cycle the two searches meet half way
+    // (a dense graph's short cycle is found after a few thousand nodes instead
+    // of a whole region); otherwise both sets end complete, as Pearce-Kelly needs.
+    m_fwd.assign(1, v);
     m_mark[v] = m_epoch;
-    while (!m_stack.empty())
-    {
-        uint32_t n = m_stack.back();
-        m_stack.pop_back();
-        ++m_visited;
-        m_fwd.push_back(n);
-        for (uint32_t m : m_out[n])
+    m_bwd.assign(1, u);
+    m_markBack[u] = m_epoch;
+    size_t fHead = 0;
+    size_t bHead = 0;
+    auto forwardLayer = [&](bool meet) {
+        for (const size_t end = m_fwd.size(); fHead < end; ++fHead)
         {
-            if (m == u)
+            const uint32_t n = m_fwd[fHead];
+            ++m_visited;
+            for (uint32_t m : m_out[n])
             {
-                return false; // u reachable from v: the edge closes a cycle
+                if (meet && (m == u || m_markBack[m] == m_epoch))
+                {
+                    return false; // v reaches u: the edge closes a cycle
+                }
+                if (m_mark[m] != m_epoch && m_ord[m] < ub)
+                {
+                    m_mark[m] = m_epoch;
+                    m_fwd.push_back(m);
+                }
             }
-            if (m_mark[m] != m_epoch && m_ord[m] < ub)
+        }
+        return true;
+    };
+    auto backwardLayer = [&](bool meet) {
+        for (const size_t end = m_bwd.size(); bHead < end; ++bHead)
+        {
+            const uint32_t n = m_bwd[bHead];
+            ++m_visited;
+            for (uint32_t m : m_in[n])
             {
-                m_mark[m] = m_epoch;
-                m_stack.push_back(m);
+                if (meet && (m == v || m_mark[m] == m_epoch))
+                {
+                    return false; // v reaches u: the edge closes a cycle
+                }
+                if (m_markBack[m] != m_epoch && m_ord[m] > lb)
+                {
+                    m_markBack[m] = m_epoch;
+                    m_bwd.push_back(m);
+                }
             }
+        }
+        return true;
+    };
+    while (fHead < m_fwd.size() && bHead < m_bwd.size())
+    {
+        const bool grown = (m_fwd.size() - fHead <= m_bwd.size() - bHead) ? forwardLayer(true)
+                                                                          : backwardLayer(true);
+        if (!grown)
+        {
+            return false;
         }
     }
-    // backward search from u among nodes after v
-    m_bwd.clear();
-    m_stack.push_back(u);
-    m_mark[u] = m_epoch;
-    while (!m_stack.empty())
+    // one side is complete without meeting the other: no cycle; complete the other
+    while (fHead < m_fwd.size())
     {
-        uint32_t n = m_stack.back();
-        m_stack.pop_back();
-        ++m_visited;
-        m_bwd.push_back(n);
-        for (uint32_t m : m_in[n])
-        {
-            if (m_mark[m] != m_epoch && m_ord[m] > lb)
-            {
-                m_mark[m] = m_epoch;
-                m_stack.push_back(m);
-            }
-        }
+        forwardLayer(false);
+    }
+    while (bHead < m_bwd.size())
+    {
+        backwardLayer(false);
     }
     // the backward set must come before the forward set; reuse their positions
     // sort both sets by position with packed (position, node) keys

@@ -114,9 +114,10 @@ class DynamicTopoOrder
     bool m_naive;
     std::vector<std::vector<uint32_t>> m_out;
     std::vector<std::vector<uint32_t>> m_in;
-    std::vector<uint32_t> m_ord; //!< node -> position
-    std::vector<uint32_t> m_pos; //!< position -> node
-    std::vector<uint32_t> m_mark;
+    std::vector<uint32_t> m_ord;      //!< node -> position
+    std::vector<uint32_t> m_pos;      //!< position -> node
+    std::vector<uint32_t> m_mark;     //!< visited by the forward search (epoch)
+    std::vector<uint32_t> m_markBack; //!< visited by the backward search (epoch)
     uint32_t m_epoch{0};
     uint64_t m_nEdges{0};
     uint64_t m_visited{0};
