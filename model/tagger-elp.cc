@@ -226,6 +226,34 @@ class Net
     }
 };
 
+/**
+ * Breadth-first distances from root over forwarding nodes (root itself may be a
+ * host).  dist must hold -1 for every node not yet reached; order receives the
+ * nodes reached, root first.
+ */
+void
+BfsOverForwarders(const Net& net,
+                  NodeId root,
+                  std::vector<int32_t>& dist,
+                  std::vector<NodeId>& order)
+{
+    order.assign(1, root);
+    dist[root] = 0;
+    for (size_t q = 0; q < order.size(); ++q)
+    {
+        const NodeId x = order[q];
+        for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
+        {
+            const NodeId w = net.nbr[i];
+            if (dist[w] < 0)
+            {
+                dist[w] = dist[x] + 1;
+                order.push_back(w);
+            }
+        }
+    }
+}
+
 Net::Net(const Topology& t)
     : topo(t),
       n(t.GetNNodes())
@@ -946,22 +974,7 @@ class KShortest
     /// Distances to y over forwarders (y itself is the only non-forwarder allowed).
     void Bfs(NodeId y)
     {
-        m_order.clear();
-        m_dist[y] = 0;
-        m_order.push_back(y);
-        for (size_t q = 0; q < m_order.size(); ++q)
-        {
-            NodeId x = m_order[q];
-            for (uint32_t i = m_net.begin[x]; i < m_net.fwdEnd[x]; ++i)
-            {
-                NodeId w = m_net.nbr[i];
-                if (m_dist[w] < 0)
-                {
-                    m_dist[w] = m_dist[x] + 1;
-                    m_order.push_back(w);
-                }
-            }
-        }
+        BfsOverForwarders(m_net, y, m_dist, m_order);
     }
 
     /**
@@ -2128,21 +2141,7 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
         {
             dist[v] = -1;
         }
-        bfs.assign(1, key);
-        dist[key] = 0;
-        for (size_t q = 0; q < bfs.size(); ++q)
-        {
-            NodeId x = bfs[q];
-            for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
-            {
-                NodeId w = net.nbr[i];
-                if (dist[w] < 0)
-                {
-                    dist[w] = dist[x] + 1;
-                    bfs.push_back(w);
-                }
-            }
-        }
+        BfsOverForwarders(net, key, dist, bfs);
         curKey = key;
     };
     for (uint64_t idx : order)
