@@ -29,32 +29,10 @@ namespace
 
 using Table = std::set<std::tuple<int, int, int, int>>;
 
-// TABLE III of the paper (rules of Algorithm 1 for Fig. 5), transcribed as
-// (Tag, InPort, OutPort, Newtag).
-const Table kTable3A = {{1, 2, 3, 2},
-                        {1, 2, 4, 2},
-                        {2, 3, 2, 3},
-                        {2, 3, 4, 3},
-                        {2, 4, 2, 3},
-                        {2, 4, 3, 3},
-                        {3, 3, 2, 4},
-                        {3, 4, 2, 4}};
-const Table kTable3B = {{1, 2, 1, 2},
-                        {1, 2, 4, 2},
-                        {2, 1, 2, 3},
-                        {2, 1, 4, 3},
-                        {2, 4, 1, 3},
-                        {2, 4, 2, 3},
-                        {3, 1, 2, 4},
-                        {3, 4, 2, 4}};
-const Table kTable3C = {{1, 4, 1, 2},
-                        {1, 4, 3, 2},
-                        {2, 1, 3, 3},
-                        {2, 1, 4, 3},
-                        {2, 3, 1, 3},
-                        {2, 3, 4, 3},
-                        {3, 1, 4, 4},
-                        {3, 3, 4, 4}};
+// TABLE III of the paper (rules of Algorithm 1 for Fig. 5): test-util.h.
+const Table& kTable3A = ns3::tagger::test::PaperTableIII('A');
+const Table& kTable3B = ns3::tagger::test::PaperTableIII('B');
+const Table& kTable3C = ns3::tagger::test::PaperTableIII('C');
 
 // TABLE IV of the paper (rules of Algorithm 2 for Fig. 5).
 const Table kTable4A =

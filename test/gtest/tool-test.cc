@@ -19,6 +19,8 @@
  * with neither, every test is skipped.
  */
 
+#include "test-util.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -193,41 +195,12 @@ std::set<RuleTuple>
 PaperTableIII()
 {
     std::set<RuleTuple> t;
-    const int a[][4] = {{1, 2, 3, 2},
-                        {1, 2, 4, 2},
-                        {2, 3, 2, 3},
-                        {2, 3, 4, 3},
-                        {2, 4, 2, 3},
-                        {2, 4, 3, 3},
-                        {3, 3, 2, 4},
-                        {3, 4, 2, 4}};
-    const int b[][4] = {{1, 2, 1, 2},
-                        {1, 2, 4, 2},
-                        {2, 1, 2, 3},
-                        {2, 1, 4, 3},
-                        {2, 4, 1, 3},
-                        {2, 4, 2, 3},
-                        {3, 1, 2, 4},
-                        {3, 4, 2, 4}};
-    const int c[][4] = {{1, 4, 1, 2},
-                        {1, 4, 3, 2},
-                        {2, 1, 3, 3},
-                        {2, 1, 4, 3},
-                        {2, 3, 1, 3},
-                        {2, 3, 4, 3},
-                        {3, 1, 4, 4},
-                        {3, 3, 4, 4}};
-    for (const auto& r : a)
+    for (char sw : {'A', 'B', 'C'})
     {
-        t.emplace("A", r[0], r[1], r[2], r[3]);
-    }
-    for (const auto& r : b)
-    {
-        t.emplace("B", r[0], r[1], r[2], r[3]);
-    }
-    for (const auto& r : c)
-    {
-        t.emplace("C", r[0], r[1], r[2], r[3]);
+        for (const auto& [tag, in, out, newTag] : ns3::tagger::test::PaperTableIII(sw))
+        {
+            t.emplace(std::string(1, sw), tag, in, out, newTag);
+        }
     }
     return t;
 }
