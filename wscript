@@ -59,8 +59,18 @@ def build(bld):
     if 'tagger' in bld.env['MODULES_NOT_BUILT']:
         return
 
-    module = bld.create_ns3_module('tagger', ['core'])
+    module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
     module.source = [
+        'helper/pfc-helper.cc',
+        'model/pfc-channel.cc',
+        'model/pfc-classifier.cc',
+        'model/pfc-deadlock-oracle.cc',
+        'model/pfc-header.cc',
+        'model/pfc-net-device.cc',
+        'model/pfc-scheduler.cc',
+        'model/pfc-switch-net-device.cc',
+        'model/pfc-types.cc',
+        'model/switch-mmu.cc',
         'model/tagger-algorithms.cc',
         'model/tagger-dynamic-topo-order.cc',
         'model/tagger-elp.cc',
@@ -80,6 +90,16 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'tagger'
     headers.source = [
+        'helper/pfc-helper.h',
+        'model/pfc-channel.h',
+        'model/pfc-classifier.h',
+        'model/pfc-deadlock-oracle.h',
+        'model/pfc-header.h',
+        'model/pfc-net-device.h',
+        'model/pfc-scheduler.h',
+        'model/pfc-switch-net-device.h',
+        'model/pfc-types.h',
+        'model/switch-mmu.h',
         'model/tagger-algorithms.h',
         'model/tagger-dynamic-topo-order.h',
         'model/tagger-elp.h',

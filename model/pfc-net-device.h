@@ -1,0 +1,307 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef PFC_NET_DEVICE_H
+#define PFC_NET_DEVICE_H
+
+#include "pfc-header.h"
+#include "pfc-scheduler.h"
+#include "pfc-types.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+/**
+ * \file
+ * \ingroup tagger
+ * One end of a full-duplex Ethernet link with IEEE 802.1Qbb PFC.
+ */
+
+namespace ns3
+{
+
+class PfcChannel;
+class NetDeviceQueueInterface;
+
+/// Port index meaning "not from a switch port" (host-originated frames).
+constexpr uint32_t kPfcNoPort = 0xffffffff;
+
+/**
+ * \ingroup tagger
+ * A frame waiting in a class queue of a PfcNetDevice, with what the switch
+ * needs to release its buffer when it leaves.
+ */
+struct PfcQueueEntry
+{
+    Ptr<Packet> frame;              //!< the frame, Ethernet header on
+    uint32_t bytes = 0;             //!< the frame's size when queued (bytes)
+    uint32_t inPort = kPfcNoPort;   //!< switch ingress port, or kPfcNoPort
+    uint8_t inQueue = 0;            //!< switch ingress queue (class)
+    bool lossless = false;          //!< charged to the lossless pool (else lossy or none)
+};
+
+/**
+ * \ingroup tagger
+ * One end of a full-duplex point-to-point Ethernet link (PfcChannel) with
+ * eight class queues, a pluggable scheduler and IEEE 802.1Qbb PFC.
+ *
+ * - Frames are Ethernet II (EthernetDot1qHeader); the class travels in the
+ *   IPv4 DSCP (ClassMode Dscp: class = DSCP >> 3 unless a map is set) or in
+ *   an 802.1Q PCP (ClassMode Pcp; hosts then still take the class from the DSCP).
+ * - Serialisation takes (max(frame + FCS, 64) + 20) * 8 / DataRate: preamble,
+ *   start delimiter and the inter-frame gap are on the wire too.
+ * - PFC frames go out ahead of queued data, never preempting the frame on the
+ *   wire.  A received PFC frame takes effect ProcessingDelay later: each
+ *   enabled class is paused for its time (a later frame replaces the time;
+ *   0 resumes).  StartPausing() sends PAUSE for a class and refreshes it
+ *   every PauseRefresh until StopPausing() sends RESUME, so a lost RESUME
+ *   cannot pause the upstream forever.
+ * - As a host device (not in a switch) it sits under ns-3's Internet stack:
+ *   no ARP (the peer's MAC is known), 8 transmit queues through
+ *   NetDeviceQueueInterface, a class queue stopped while paused or above
+ *   HostQueueLimit, so that traffic control holds the packets.
+ * - As a switch port (PfcSwitchNetDevice::AddPort) received frames go to the
+ *   switch and the switch enqueues frames with EnqueueFromSwitch().
+ */
+class PfcNetDevice : public NetDevice
+{
+  public:
+    /// How the class is carried on the wire.
+    enum ClassMode
+    {
+        CLASS_DSCP, //!< in the IPv4 DSCP (untagged frames)
+        CLASS_PCP   //!< in an 802.1Q priority tag
+    };
+
+    /// Switch callback: a data frame arrived on port \p port (Ethernet header on).
+    typedef Callback<void, uint32_t, Ptr<Packet>> SwitchReceiveCallback;
+    /// Switch callback: \p entry left the queue of port \p port (release its buffer).
+    typedef Callback<void, uint32_t, const PfcQueueEntry&> SwitchDequeueCallback;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcNetDevice();
+    ~PfcNetDevice() override;
+
+    /**
+     * Attach to a channel (PfcHelper does this).
+     * \param channel the channel
+     * \return true
+     */
+    bool Attach(Ptr<PfcChannel> channel);
+
+    /**
+     * Called by the channel: a frame's last bit arrived.
+     * \param frame the frame
+     */
+    void Receive(Ptr<Packet> frame);
+
+    /**
+     * Called by the channel when the link goes down or up.  Going down drops
+     * every queued data frame (LINK_DOWN) and clears the pause state.
+     * \param up the new state
+     */
+    void NotifyLinkChange(bool up);
+
+    /**
+     * Called by the channel: \p frame, sent by this device, was lost in
+     * flight because the link went down.
+     * \param frame the frame
+     */
+    void NotifyLostInFlight(Ptr<const Packet> frame);
+
+    /**
+     * Make this device port \p port of a switch.
+     * \param port the port index \param rx receive callback \param dequeue dequeue callback
+     */
+    void SetSwitchPort(uint32_t port, SwitchReceiveCallback rx, SwitchDequeueCallback dequeue);
+    bool IsSwitchPort() const; //!< \return whether a switch owns this device
+
+    /**
+     * Queue a frame built by the switch.
+     * \param entry the frame and its buffer accounting
+     * \param cls the egress class queue
+     * \return false if the link is down (the frame is dropped as LINK_DOWN,
+     *         after the dequeue callback released its buffer)
+     */
+    bool EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls);
+
+    /// Send PAUSE for \p cls now and refresh it until StopPausing(). \param cls the class
+    void StartPausing(uint8_t cls);
+    /// Send RESUME for \p cls and stop refreshing. \param cls the class
+    void StopPausing(uint8_t cls);
+    /// \param cls class \return whether we are pausing the peer's class
+    bool IsPausingPeer(uint8_t cls) const;
+
+    /// Queue a PFC frame with this body (ahead of data).  \param pfc the body
+    void SendPfcFrame(const PfcHeader& pfc);
+
+    /// \param cls class \return whether the peer paused our class \p cls now
+    bool IsClassPaused(uint8_t cls) const;
+    /// \param cls class \return when the current pause of \p cls began (valid if paused)
+    Time GetPausedSince(uint8_t cls) const;
+    /// \param cls class \return bytes queued in class \p cls
+    uint64_t GetQueueBytes(uint8_t cls) const;
+    /// \param cls class \return the class queue (for the deadlock oracle)
+    const std::deque<PfcQueueEntry>& GetQueue(uint8_t cls) const;
+
+    /// \param dscp DSCP value 0..63 \return the class it maps to
+    uint8_t GetClassOfDscp(uint8_t dscp) const;
+    /// Map DSCP \p dscp to class \p cls. \param dscp 0..63 \param cls 0..7
+    void SetDscpClass(uint8_t dscp, uint8_t cls);
+    ClassMode GetClassMode() const; //!< \return how the class is carried
+
+    DataRate GetDataRate() const;       //!< \return the link rate
+    Time GetProcessingDelay() const;    //!< \return PFC processing delay in effect
+    Ptr<PfcChannel> GetPfcChannel() const; //!< \return the channel
+    Ptr<PfcNetDevice> GetPeer() const;  //!< \return the device at the other end
+    Time GetWireTime(uint32_t bytes) const; //!< \param bytes frame size \return its time on the wire
+    /// \param quanta pause quanta \return their duration at DataRate
+    Time QuantaToTime(uint16_t quanta) const;
+
+    uint64_t GetPfcTxFrames() const; //!< \return PFC frames sent
+    uint64_t GetPfcRxFrames() const; //!< \return PFC frames received
+    uint64_t GetPauseTxFrames() const;  //!< \return PFC frames sent with a nonzero time
+    uint64_t GetResumeTxFrames() const; //!< \return PFC frames sent with all times 0
+    /// \param reason reason \return data frames this device dropped for it
+    uint64_t GetDropCount(PfcDropReason reason) const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /// TracedCallback signature for Drop.
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, PfcDropReason reason);
+    /// TracedCallback signature for PfcTx / PfcRx: the frame body.
+    typedef void (*PfcFrameTracedCallback)(const PfcHeader& pfc);
+    /// TracedCallback signature for ClassPause: (class, paused now?).
+    typedef void (*ClassPauseTracedCallback)(uint8_t cls, bool paused);
+
+  protected:
+    void DoInitialize() override;
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+  private:
+    /// Start sending the next frame if idle.
+    void TryTransmit();
+    /// The frame on the wire finished.
+    void TransmitComplete();
+    /// Apply a received PFC frame (after the processing delay). \param pfc the body
+    void ApplyPfc(PfcHeader pfc);
+    /// The pause of \p cls may have ended. \param cls class
+    void PauseExpired(uint8_t cls);
+    /// Refresh the PAUSE of \p cls. \param cls class
+    void RefreshPause(uint8_t cls);
+    /// Queue a host frame. \param frame frame \param cls class \return accepted
+    bool EnqueueHost(Ptr<Packet> frame, uint8_t cls);
+    /// Class of an outgoing host packet (before the Ethernet header). \param packet it
+    uint8_t ClassOfHostPacket(Ptr<const Packet> packet, uint16_t protocol) const;
+    /// Stop or wake the host transmit queue of \p cls. \param cls class
+    void UpdateHostTxQueue(uint8_t cls);
+    /// Drop a data frame. \param entry the frame \param reason why
+    void DropEntry(const PfcQueueEntry& entry, PfcDropReason reason);
+    /// \return the PFC pause refresh period in effect
+    Time GetRefreshPeriod() const;
+
+    // Attributes
+    DataRate m_bps;            //!< DataRate
+    uint16_t m_mtu;            //!< Mtu
+    Mac48Address m_address;    //!< Address
+    ClassMode m_classMode;     //!< ClassMode
+    uint16_t m_pauseQuanta;    //!< PauseQuanta
+    Time m_pauseRefresh;       //!< PauseRefresh (0: half the pause time)
+    Time m_processingDelay;    //!< ProcessingDelay (negative: 802.1Qbb cap)
+    uint32_t m_hostQueueLimit; //!< HostQueueLimit (bytes per class)
+    Ptr<PfcScheduler> m_scheduler; //!< Scheduler
+
+    // Wiring
+    Ptr<Node> m_node;                  //!< the node
+    Ptr<PfcChannel> m_channel;         //!< the channel
+    uint32_t m_ifIndex;                //!< interface index
+    bool m_linkUp;                     //!< link state
+    TracedCallback<> m_linkChangeCallbacks; //!< link change listeners
+    NetDevice::ReceiveCallback m_rxCallback;         //!< to the node (host)
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< to the node (promiscuous)
+    uint32_t m_switchPort;                 //!< port index in the switch, or kPfcNoPort
+    SwitchReceiveCallback m_switchRx;      //!< switch receive
+    SwitchDequeueCallback m_switchDequeue; //!< switch dequeue (buffer release)
+    Ptr<NetDeviceQueueInterface> m_queueInterface; //!< host transmit queues
+    std::array<uint8_t, 64> m_dscpClass;   //!< DSCP -> class
+
+    // Transmit state
+    std::array<std::deque<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
+    std::array<uint64_t, kPfcClasses> m_queueBytes;              //!< bytes per class
+    std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames to send
+    bool m_busy;                                                 //!< a frame is on the wire
+    Ptr<Packet> m_onWire;                                        //!< that frame
+
+    // PFC state
+    std::array<Time, kPfcClasses> m_pausedUntil;   //!< peer paused us until (0: not paused)
+    std::array<Time, kPfcClasses> m_pausedSince;   //!< start of the current pause
+    std::array<EventId, kPfcClasses> m_pauseExpiry; //!< expiry events
+    std::array<bool, kPfcClasses> m_pausingPeer;   //!< we are pausing the peer's class
+    std::array<EventId, kPfcClasses> m_refreshEvent; //!< refresh events
+
+    // Counters
+    uint64_t m_pfcTx;    //!< PFC frames sent
+    uint64_t m_pfcRx;    //!< PFC frames received
+    uint64_t m_pauseTx;  //!< PAUSE frames sent
+    uint64_t m_resumeTx; //!< RESUME frames sent
+    std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
+
+    // Traces (as PointToPointNetDevice, plus PFC)
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;        //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;        //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;   //!< PhyTxBegin
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;     //!< PhyTxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;     //!< PhyRxEnd
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;      //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+    TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< Drop
+    TracedCallback<const PfcHeader&> m_pfcTxTrace;         //!< PfcTx
+    TracedCallback<const PfcHeader&> m_pfcRxTrace;         //!< PfcRx
+    TracedCallback<uint8_t, bool> m_classPauseTrace;       //!< ClassPause
+};
+
+} // namespace ns3
+
+#endif /* PFC_NET_DEVICE_H */

@@ -1,0 +1,207 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef PFC_SWITCH_NET_DEVICE_H
+#define PFC_SWITCH_NET_DEVICE_H
+
+#include "pfc-classifier.h"
+#include "pfc-net-device.h"
+#include "switch-mmu.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * A PFC switch: a device that owns PfcNetDevice ports and forwards IPv4.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * A lossless (PFC) switch.  It owns its ports (PfcNetDevices on the same
+ * node, as ns-3's BridgeNetDevice owns its ports) and runs one pipeline per
+ * received frame:
+ *
+ *   parse Ethernet/IPv4 -> classify (ingress queue) -> FIB lookup (longest
+ *   prefix -> ECMP set; 5-tuple hash with a per-switch seed) -> TTL -> MMU
+ *   admission (lossless: ingress accounting; lossy: egress) -> rewrite
+ *   (classifier) -> egress queue of the rewritten class -> port scheduler.
+ *
+ * When a frame leaves a port, the MMU releases its bytes; an ingress queue
+ * crossing Xoff/Xon makes its port send PAUSE/RESUME for the class the
+ * classifier names.
+ *
+ * The same engine serves servers that relay (BCube): give the switch device
+ * an IPv4 address through the Internet stack (it is a NetDevice) and add
+ * local addresses with AddLocalAddress(); packets for them go up the stack,
+ * packets the stack sends are routed through the FIB like transit ones.
+ */
+class PfcSwitchNetDevice : public NetDevice
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcSwitchNetDevice();
+    ~PfcSwitchNetDevice() override;
+
+    /**
+     * Make \p port a port of this switch (same node, attached to a channel).
+     * \param port the device
+     * \return its port index (0, 1, ...)
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> port);
+    uint32_t GetNPorts() const;                   //!< \return number of ports
+    Ptr<PfcNetDevice> GetPort(uint32_t i) const;  //!< \param i index \return the port
+
+    /**
+     * Add \p port to the ECMP set of prefix \p dest / \p mask (created if new).
+     * \param dest prefix \param mask mask \param port port index
+     */
+    void AddRoute(Ipv4Address dest, Ipv4Mask mask, uint32_t port);
+    /**
+     * Set the ECMP set of a prefix (replacing it).
+     * \param dest prefix \param mask mask \param ports port indices
+     */
+    void SetRoute(Ipv4Address dest, Ipv4Mask mask, const std::vector<uint32_t>& ports);
+    /// Remove every route.
+    void ClearRoutes();
+    /**
+     * Remove \p port from every ECMP set (link failure); sets that become
+     * empty stay, so their destinations become NO_ROUTE drops.
+     * \param port port index
+     * \return number of ECMP sets changed
+     */
+    uint32_t RemovePortFromRoutes(uint32_t port);
+    /**
+     * \param dest a destination
+     * \return the ECMP set of the longest matching prefix (empty: no route)
+     */
+    std::vector<uint32_t> Lookup(Ipv4Address dest) const;
+    /// Deliver packets for \p address to this node's stack. \param address it
+    void AddLocalAddress(Ipv4Address address);
+
+    /**
+     * The ECMP choice for a 5-tuple (exposed for tests and helpers).
+     * \param src source \param dst destination \param proto protocol
+     * \param sport source port \param dport destination port \param nChoices set size
+     * \return index into the ECMP set
+     */
+    uint32_t EcmpIndex(Ipv4Address src,
+                       Ipv4Address dst,
+                       uint8_t proto,
+                       uint16_t sport,
+                       uint16_t dport,
+                       uint32_t nChoices) const;
+
+    /// \param classifier the priority policy
+    void SetClassifier(Ptr<PfcClassifier> classifier);
+    Ptr<PfcClassifier> GetClassifier() const; //!< \return the priority policy
+    Ptr<SwitchMmu> GetMmu() const;            //!< \return the MMU
+
+    /// \param reason reason \return data frames dropped by this switch (its ports included)
+    uint64_t GetDropCount(PfcDropReason reason) const;
+    uint64_t GetForwardedCount() const;  //!< \return frames forwarded
+    uint64_t GetPausesSent() const;      //!< \return PAUSE decisions (ingress queue OFF)
+    uint64_t GetResumesSent() const;     //!< \return RESUME decisions (ingress queue ON)
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /// TracedCallback signature for Drop: (frame, ingress port, reason).
+    typedef void (*SwitchDropTracedCallback)(Ptr<const Packet> frame,
+                                             uint32_t inPort,
+                                             PfcDropReason reason);
+
+  protected:
+    void DoInitialize() override;
+    void DoDispose() override;
+
+  private:
+    /// A FIB entry set.
+    struct Route
+    {
+        uint32_t prefix;             //!< masked destination
+        uint32_t mask;               //!< mask
+        std::vector<uint32_t> ports; //!< ECMP set
+    };
+
+    /// A frame arrived on port \p inPort. \param inPort port \param frame the frame
+    void ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame);
+    /// A frame left port \p outPort. \param outPort port \param entry it
+    void DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry);
+    /// Forward an IPv4 packet (header removed). \return true if queued
+    bool Forward(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort, uint8_t frameClass,
+                 bool hasVlan, uint8_t pcp);
+    /// Record a drop. \param frame frame \param inPort port \param reason why
+    void Drop(Ptr<const Packet> frame, uint32_t inPort, PfcDropReason reason);
+    /// A port's own drop (link down). \param frame frame \param reason why
+    void PortDrop(Ptr<const Packet> frame, PfcDropReason reason);
+    /// \param dest destination \return the matching route or nullptr
+    const Route* FindRoute(uint32_t dest) const;
+
+    // Attributes
+    uint32_t m_ecmpSeed;   //!< EcmpSeed (0: derived from the node id)
+    uint16_t m_mtu;        //!< Mtu
+
+    Ptr<Node> m_node;                            //!< the node
+    uint32_t m_ifIndex;                          //!< interface index
+    Mac48Address m_address;                      //!< this device's address
+    std::vector<Ptr<PfcNetDevice>> m_ports;      //!< ports
+    Ptr<SwitchMmu> m_mmu;                        //!< MMU
+    Ptr<PfcClassifier> m_classifier;             //!< priority policy
+    std::unordered_map<uint32_t, std::size_t> m_hostRoutes; //!< /32 routes -> m_routes index
+    std::vector<Route> m_routes;                 //!< all routes, longest mask first
+    std::vector<uint32_t> m_localAddresses;      //!< local delivery
+    NetDevice::ReceiveCallback m_rxCallback;     //!< to the stack (relay servers)
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous
+    uint32_t m_seed;                             //!< ECMP seed in effect
+
+    uint64_t m_forwarded;                           //!< frames forwarded
+    std::array<uint64_t, kPfcDropReasons> m_drops;  //!< switch-level drops per reason
+    TracedCallback<Ptr<const Packet>, uint32_t, PfcDropReason> m_dropTrace; //!< Drop
+};
+
+} // namespace ns3
+
+#endif /* PFC_SWITCH_NET_DEVICE_H */

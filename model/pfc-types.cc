@@ -1,0 +1,41 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-types.h"
+
+namespace ns3
+{
+
+std::string
+PfcDropReasonName(PfcDropReason reason)
+{
+    switch (reason)
+    {
+    case PfcDropReason::LOSSLESS_OVERFLOW:
+        return "lossless-overflow";
+    case PfcDropReason::LOSSY_OVERFLOW:
+        return "lossy-overflow";
+    case PfcDropReason::TTL_EXPIRED:
+        return "ttl-expired";
+    case PfcDropReason::LINK_DOWN:
+        return "link-down";
+    case PfcDropReason::NO_ROUTE:
+        return "no-route";
+    case PfcDropReason::NOT_IPV4:
+        return "not-ipv4";
+    case PfcDropReason::DEVICE_QUEUE_FULL:
+        return "device-queue-full";
+    case PfcDropReason::COUNT:
+        break;
+    }
+    return "unknown";
+}
+
+std::ostream&
+operator<<(std::ostream& os, PfcDropReason reason)
+{
+    return os << PfcDropReasonName(reason);
+}
+
+} // namespace ns3

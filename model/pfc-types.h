@@ -1,0 +1,67 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef PFC_TYPES_H
+#define PFC_TYPES_H
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+/**
+ * \file
+ * \ingroup tagger
+ * Constants and enums shared by the PFC devices, the switch and its MMU.
+ */
+
+namespace ns3
+{
+
+/// Number of IEEE 802.1Qbb priority classes (and of queues per port).
+constexpr uint8_t kPfcClasses = 8;
+
+/// Why a data frame was dropped.  Every drop in the data plane has one.
+enum class PfcDropReason : uint8_t
+{
+    LOSSLESS_OVERFLOW = 0, //!< lossless ingress queue above phi + T(t) + eta (MMU case 4)
+    LOSSY_OVERFLOW,        //!< lossy egress queue above its dynamic threshold
+    TTL_EXPIRED,           //!< IPv4 TTL reached 0 at a switch
+    LINK_DOWN,             //!< in flight on, or queued for, a link that went down
+    NO_ROUTE,              //!< no FIB entry (or an empty ECMP set) for the destination
+    NOT_IPV4,              //!< a switch received a frame that is neither IPv4 nor PFC
+    DEVICE_QUEUE_FULL,     //!< a host device queue was full (no traffic control above it)
+    COUNT                  //!< number of reasons (not a reason)
+};
+
+/// Number of drop reasons.
+constexpr uint8_t kPfcDropReasons = static_cast<uint8_t>(PfcDropReason::COUNT);
+
+/**
+ * \param reason a drop reason
+ * \return its name, e.g. "lossless-overflow"
+ */
+std::string PfcDropReasonName(PfcDropReason reason);
+
+/**
+ * \param os the stream
+ * \param reason a drop reason
+ * \return os
+ */
+std::ostream& operator<<(std::ostream& os, PfcDropReason reason);
+
+/// Where the MMU accounted an admitted lossless packet (paper 004, the four cases).
+enum class MmuSegment : uint8_t
+{
+    PRIVATE = 0, //!< case 1: q < phi
+    SHARED,      //!< case 2: phi <= q < phi + T(t)
+    HEADROOM,    //!< case 3: phi + T(t) <= q < phi + T(t) + eta
+    DROPPED,     //!< case 4: q >= phi + T(t) + eta (not admitted)
+    LOSSY        //!< the lossy pool (egress accounting)
+};
+
+} // namespace ns3
+
+#endif /* PFC_TYPES_H */
