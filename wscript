@@ -62,6 +62,7 @@ def build(bld):
     module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
     module.source = [
         'helper/pfc-helper.cc',
+        'helper/pfc-topology-helper.cc',
         'model/pfc-channel.cc',
         'model/pfc-classifier.cc',
         'model/pfc-deadlock-oracle.cc',
@@ -91,6 +92,7 @@ def build(bld):
     headers.module = 'tagger'
     headers.source = [
         'helper/pfc-helper.h',
+        'helper/pfc-topology-helper.h',
         'model/pfc-channel.h',
         'model/pfc-classifier.h',
         'model/pfc-deadlock-oracle.h',

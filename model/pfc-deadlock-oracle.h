@@ -1,5 +1,119 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
  */
 
-// Not written yet.
+#ifndef PFC_DEADLOCK_ORACLE_H
+#define PFC_DEADLOCK_ORACLE_H
+
+#include "pfc-switch-net-device.h"
+
+#include "ns3/event-id.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <ostream>
+#include <set>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * A global observer that finds PFC deadlocks (for tests and examples).
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * Finds PFC deadlocks from outside the network, with global knowledge.
+ *
+ * Wait-for graph: a vertex is an egress queue (switch, port, class) that is
+ * paused by its peer and holds frames.  Vertex (A, p, c) waits for vertex
+ * (B, q, d) when p leads to switch B (arriving on B's port p') and B's
+ * egress queue (q, d) holds frames that came in on (p', an ingress queue
+ * whose PAUSE names class c): (A, p, c) cannot resume before (B, q, d)
+ * drains.  A cycle of such waits is a deadlock; it formed when the last of
+ * its pauses began.
+ *
+ * Also the definition test of paper 002: stop every sender, let the
+ * network run; lossless bytes that never drain are deadlocked
+ * (GetLosslessBytes() after a drain period).
+ */
+class PfcDeadlockOracle : public Object
+{
+  public:
+    /// One egress queue of a cycle.
+    struct Member
+    {
+        uint32_t node;  //!< node id of the switch
+        uint32_t port;  //!< port index in the switch
+        uint8_t cls;    //!< class (egress queue)
+    };
+
+    /// A deadlock: a cycle in the wait-for graph.
+    struct Deadlock
+    {
+        std::vector<Member> cycle; //!< the queues, each waiting for the next (last for first)
+        Time formed;               //!< when the last pause of the cycle began
+        Time detected;             //!< when the oracle saw it
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcDeadlockOracle();
+
+    /// Watch every switch among \p nodes. \param nodes nodes (others are ignored)
+    void AddSwitches(const NodeContainer& nodes);
+    /// Watch one switch. \param sw the switch
+    void AddSwitch(Ptr<PfcSwitchNetDevice> sw);
+
+    /// Check every Interval from \p start until \p stop. \param start first check \param stop last
+    void Start(Time start, Time stop);
+
+    /**
+     * Build the wait-for graph now and record any new cycle.
+     * \return the cycles found now (new or already known)
+     */
+    std::vector<Deadlock> CheckNow();
+
+    bool HasDeadlock() const;                          //!< \return a deadlock was seen
+    const std::vector<Deadlock>& GetDeadlocks() const; //!< \return distinct deadlocks seen
+    uint64_t GetLosslessBytes() const; //!< \return lossless bytes held in all watched MMUs
+    /// Print the deadlocks seen. \param os stream
+    void PrintSummary(std::ostream& os) const;
+
+    /// TracedCallback signature for Deadlock.
+    typedef void (*DeadlockTracedCallback)(const Deadlock& deadlock);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Periodic check. \param stop last check time
+    void Periodic(Time stop);
+    /// Map each switch port to the (switch, port) at its other end.
+    void BuildPeers();
+
+    Time m_interval;                                //!< Interval
+    std::vector<Ptr<PfcSwitchNetDevice>> m_switches; //!< watched switches
+    /// [switch][port] -> (peer switch index or -1, peer port index)
+    std::vector<std::vector<std::pair<int32_t, uint32_t>>> m_peers;
+    bool m_peersBuilt;                              //!< m_peers is valid
+    std::vector<Deadlock> m_deadlocks;              //!< distinct deadlocks
+    std::set<std::vector<uint64_t>> m_known;        //!< canonical keys of known cycles
+    EventId m_event;                                //!< next periodic check
+    TracedCallback<const Deadlock&> m_deadlockTrace; //!< Deadlock
+};
+
+} // namespace ns3
+
+#endif /* PFC_DEADLOCK_ORACLE_H */

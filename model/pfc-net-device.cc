@@ -2,4 +2,988 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Not written yet.
+#include "pfc-net-device.h"
+
+#include "pfc-channel.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+namespace
+{
+/// Bytes of one pause quantum (512 bit times).
+constexpr uint32_t kQuantumBytes = 64;
+/// The 802.1Qbb cap on the PFC processing delay, in bytes at the link rate.
+constexpr uint32_t kPfcProcessingCapBytes = 3840;
+} // namespace
+
+TypeId
+PfcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Tagger")
+            .AddConstructor<PfcNetDevice>()
+            .AddAttribute("DataRate",
+                          "Link rate (bits/s) used to serialise frames.",
+                          DataRateValue(DataRate("40Gbps")),
+                          MakeDataRateAccessor(&PfcNetDevice::m_bps),
+                          MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest IPv4 packet the device carries (bytes, without the "
+                          "Ethernet header).",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(68, 9216))
+            .AddAttribute("Address",
+                          "The MAC address of this device.",
+                          Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                          MakeMac48AddressAccessor(&PfcNetDevice::m_address),
+                          MakeMac48AddressChecker())
+            .AddAttribute("ClassMode",
+                          "Where frames carry their priority class: the IPv4 DSCP (class = "
+                          "DSCP >> 3 unless remapped) or an IEEE 802.1Q PCP.",
+                          EnumValue(PfcNetDevice::CLASS_DSCP),
+                          MakeEnumAccessor(&PfcNetDevice::m_classMode),
+                          MakeEnumChecker(PfcNetDevice::CLASS_DSCP,
+                                          "Dscp",
+                                          PfcNetDevice::CLASS_PCP,
+                                          "Pcp"))
+            .AddAttribute("PauseQuanta",
+                          "Pause time written in PAUSE frames (quanta of 512 bit times).",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PauseRefresh",
+                          "Period (time) at which a PAUSE is sent again while the class is "
+                          "held OFF; 0 means half the pause time (PauseQuanta at DataRate).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&PfcNetDevice::m_pauseRefresh),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ProcessingDelay",
+                          "Time (s) from the arrival of a PFC frame to its effect; negative "
+                          "(the default) means the 802.1Qbb cap, 3840 bytes at DataRate.",
+                          TimeValue(Time(-1)),
+                          MakeTimeAccessor(&PfcNetDevice::m_processingDelay),
+                          MakeTimeChecker())
+            .AddAttribute("HostQueueLimit",
+                          "On a host, bytes per class queue above which the class's transmit "
+                          "queue is stopped (traffic control holds the rest); a frame that "
+                          "does not fit is dropped (device-queue-full).",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&PfcNetDevice::m_hostQueueLimit),
+                          MakeUintegerChecker<uint32_t>(1600))
+            .AddAttribute("Scheduler",
+                          "The egress scheduler (strict priority by default).",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcNetDevice::m_scheduler),
+                          MakePointerChecker<PfcScheduler>())
+            .AddTraceSource("MacTx",
+                            "A frame was handed to the device for transmission.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A data frame was received and passed up (host).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame began to go out on the wire.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A frame's last bit went out.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame's last bit arrived.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Every frame sent or received (Ethernet header on).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame sent or received (Ethernet header on), for pcap.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A data frame was dropped by this device, with the reason.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_dropTrace),
+                            "ns3::PfcNetDevice::DropTracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was queued for transmission (its body).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcTxTrace),
+                            "ns3::PfcNetDevice::PfcFrameTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame arrived (its body), before the processing delay.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
+                            "ns3::PfcNetDevice::PfcFrameTracedCallback")
+            .AddTraceSource("ClassPause",
+                            "A class of this device became paused (true) or unpaused (false).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_classPauseTrace),
+                            "ns3::PfcNetDevice::ClassPauseTracedCallback");
+    return tid;
+}
+
+PfcNetDevice::PfcNetDevice()
+    : m_bps("40Gbps"),
+      m_mtu(1500),
+      m_classMode(CLASS_DSCP),
+      m_pauseQuanta(0xffff),
+      m_pauseRefresh(0),
+      m_processingDelay(-1),
+      m_hostQueueLimit(64 * 1024),
+      m_ifIndex(0),
+      m_linkUp(false),
+      m_switchPort(kPfcNoPort),
+      m_peerMacKnown(false),
+      m_busy(false),
+      m_pfcTx(0),
+      m_pfcRx(0),
+      m_pauseTx(0),
+      m_resumeTx(0),
+      m_pfcLost(0)
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t d = 0; d < m_dscpClass.size(); ++d)
+    {
+        m_dscpClass[d] = static_cast<uint8_t>(d >> 3);
+    }
+    m_queueBytes.fill(0);
+    m_pausedUntil.fill(Time(0));
+    m_pausedSince.fill(Time(0));
+    m_pausingPeer.fill(false);
+    m_drops.fill(0);
+}
+
+PfcNetDevice::~PfcNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfcNetDevice::DoInitialize()
+{
+    if (!m_scheduler)
+    {
+        m_scheduler = CreateObject<StrictPriorityPfcScheduler>();
+    }
+    NetDevice::DoInitialize();
+}
+
+void
+PfcNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (uint8_t c = 0; c < kPfcClasses; ++c)
+    {
+        m_pauseExpiry[c].Cancel();
+        m_refreshEvent[c].Cancel();
+        m_queues[c].clear();
+    }
+    m_controlQueue.clear();
+    m_onWire = nullptr;
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_scheduler = nullptr;
+    m_queueInterface = nullptr;
+    m_switchRx = SwitchReceiveCallback();
+    m_switchDequeue = SwitchDequeueCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+void
+PfcNetDevice::NotifyNewAggregate()
+{
+    if (!m_queueInterface)
+    {
+        Ptr<NetDeviceQueueInterface> ndqi = GetObject<NetDeviceQueueInterface>();
+        if (ndqi)
+        {
+            NS_ABORT_MSG_IF(ndqi->GetNTxQueues() != kPfcClasses,
+                            "PfcNetDevice: the aggregated NetDeviceQueueInterface must have "
+                                << int(kPfcClasses) << " transmit queues (SetNTxQueues), not "
+                                << ndqi->GetNTxQueues());
+            m_queueInterface = ndqi;
+            ndqi->SetSelectQueueCallback([this](Ptr<QueueItem> item) -> std::size_t {
+                Ptr<Ipv4QueueDiscItem> ipItem = DynamicCast<Ipv4QueueDiscItem>(item);
+                return ipItem ? GetClassOfDscp(ipItem->GetHeader().GetDscp()) : 0;
+            });
+        }
+    }
+    NetDevice::NotifyNewAggregate();
+}
+
+bool
+PfcNetDevice::Attach(Ptr<PfcChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    m_channel = channel;
+    m_channel->Attach(this);
+    m_linkUp = channel->IsLinkUp();
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+PfcNetDevice::SetSwitchPort(uint32_t port, SwitchReceiveCallback rx, SwitchDequeueCallback dequeue)
+{
+    m_switchPort = port;
+    m_switchRx = rx;
+    m_switchDequeue = dequeue;
+}
+
+bool
+PfcNetDevice::IsSwitchPort() const
+{
+    return m_switchPort != kPfcNoPort;
+}
+
+Time
+PfcNetDevice::GetWireTime(uint32_t bytes) const
+{
+    uint32_t wire = std::max(bytes + kEthernetFcs, kEthernetMinFrame) + kEthernetPhyOverhead;
+    return m_bps.CalculateBytesTxTime(wire);
+}
+
+Time
+PfcNetDevice::QuantaToTime(uint16_t quanta) const
+{
+    return m_bps.CalculateBytesTxTime(uint32_t(quanta) * kQuantumBytes);
+}
+
+Time
+PfcNetDevice::GetProcessingDelay() const
+{
+    if (m_processingDelay.IsNegative())
+    {
+        return m_bps.CalculateBytesTxTime(kPfcProcessingCapBytes);
+    }
+    return m_processingDelay;
+}
+
+Time
+PfcNetDevice::GetRefreshPeriod() const
+{
+    if (m_pauseRefresh.IsStrictlyPositive())
+    {
+        return m_pauseRefresh;
+    }
+    return QuantaToTime(m_pauseQuanta) / 2;
+}
+
+// ---------------------------------------------------------------------------
+// Transmit
+// ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::TryTransmit()
+{
+    if (m_busy || !m_linkUp || !m_channel)
+    {
+        return;
+    }
+    Ptr<Packet> frame;
+    int cls = -1;
+    if (!m_controlQueue.empty())
+    {
+        frame = m_controlQueue.front();
+        m_controlQueue.pop_front();
+    }
+    else
+    {
+        uint8_t eligible = 0;
+        std::array<uint32_t, kPfcClasses> heads{};
+        Time now = Simulator::Now();
+        for (uint8_t c = 0; c < kPfcClasses; ++c)
+        {
+            if (!m_queues[c].empty() && m_pausedUntil[c] <= now)
+            {
+                eligible |= uint8_t(1u << c);
+                heads[c] = m_queues[c].front().bytes;
+            }
+        }
+        if (eligible == 0)
+        {
+            return;
+        }
+        cls = m_scheduler->Select(eligible, heads);
+        NS_ASSERT(eligible & (1u << cls));
+        PfcQueueEntry entry = std::move(m_queues[cls].front());
+        m_queues[cls].pop_front();
+        m_queueBytes[cls] -= entry.bytes;
+        m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
+        frame = entry.frame;
+        if (!m_switchDequeue.IsNull())
+        {
+            m_switchDequeue(m_switchPort, entry);
+        }
+    }
+    m_busy = true;
+    m_onWire = frame;
+    m_phyTxBeginTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    Time txTime = GetWireTime(frame->GetSize());
+    bool sent = m_channel->TransmitStart(frame, this, txTime);
+    NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
+    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    if (cls >= 0 && m_queueInterface)
+    {
+        UpdateHostTxQueue(uint8_t(cls));
+    }
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    NS_ASSERT(m_busy);
+    m_phyTxEndTrace(m_onWire);
+    m_onWire = nullptr;
+    m_busy = false;
+    TryTransmit();
+}
+
+bool
+PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    m_macTxTrace(entry.frame);
+    if (!m_linkUp)
+    {
+        PfcQueueEntry dropped = entry;
+        dropped.outQueue = cls;
+        if (!m_switchDequeue.IsNull())
+        {
+            m_switchDequeue(m_switchPort, dropped);
+        }
+        DropEntry(dropped, PfcDropReason::LINK_DOWN);
+        return false;
+    }
+    m_queues[cls].push_back(entry);
+    m_queues[cls].back().outQueue = cls;
+    m_queueBytes[cls] += entry.bytes;
+    TryTransmit();
+    return true;
+}
+
+void
+PfcNetDevice::DropEntry(const PfcQueueEntry& entry, PfcDropReason reason)
+{
+    NS_LOG_LOGIC("drop " << entry.frame << " reason " << reason);
+    ++m_drops[static_cast<uint8_t>(reason)];
+    m_dropTrace(entry.frame, reason);
+}
+
+// ---------------------------------------------------------------------------
+// Hosts
+// ---------------------------------------------------------------------------
+
+uint8_t
+PfcNetDevice::ClassOfHostPacket(Ptr<const Packet> packet, uint16_t protocol) const
+{
+    if (protocol != kEtherTypeIpv4)
+    {
+        return 0;
+    }
+    Ipv4Header ip;
+    if (packet->PeekHeader(ip) == 0)
+    {
+        return 0;
+    }
+    return GetClassOfDscp(ip.GetDscp());
+}
+
+bool
+PfcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    return SendFrom(packet, m_address, dest, protocolNumber);
+}
+
+bool
+PfcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    uint8_t cls = ClassOfHostPacket(packet, protocolNumber);
+    EthernetDot1qHeader eth;
+    eth.SetSource(Mac48Address::ConvertFrom(source));
+    // A point-to-point link: the frame goes to the peer whatever IP asked.
+    eth.SetDestination(GetPeerAddress());
+    eth.SetEtherType(protocolNumber);
+    if (m_classMode == CLASS_PCP)
+    {
+        eth.SetVlan(cls);
+    }
+    packet->AddHeader(eth);
+    m_macTxTrace(packet);
+    return EnqueueHost(packet, cls);
+}
+
+bool
+PfcNetDevice::EnqueueHost(Ptr<Packet> frame, uint8_t cls)
+{
+    PfcQueueEntry entry;
+    entry.frame = frame;
+    entry.bytes = frame->GetSize();
+    entry.outQueue = cls;
+    if (!m_linkUp)
+    {
+        DropEntry(entry, PfcDropReason::LINK_DOWN);
+        return false;
+    }
+    if (m_queueBytes[cls] + entry.bytes > m_hostQueueLimit)
+    {
+        DropEntry(entry, PfcDropReason::DEVICE_QUEUE_FULL);
+        return false;
+    }
+    m_queues[cls].push_back(entry);
+    m_queueBytes[cls] += entry.bytes;
+    UpdateHostTxQueue(cls);
+    TryTransmit();
+    return true;
+}
+
+void
+PfcNetDevice::UpdateHostTxQueue(uint8_t cls)
+{
+    if (!m_queueInterface || IsSwitchPort())
+    {
+        return;
+    }
+    Ptr<NetDeviceQueue> txq = m_queueInterface->GetTxQueue(cls);
+    // Room for one more largest frame (MTU + tagged Ethernet header)?
+    bool full = m_queueBytes[cls] + m_mtu + 18 > m_hostQueueLimit;
+    bool stop = full || IsClassPaused(cls) || !m_linkUp;
+    if (stop && !txq->IsStopped())
+    {
+        txq->Stop();
+    }
+    else if (!stop && txq->IsStopped())
+    {
+        txq->Wake();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Receive
+// ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::Receive(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    m_phyRxEndTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    EthernetDot1qHeader eth;
+    frame->PeekHeader(eth);
+    if (eth.GetEtherType() == kEtherTypeMacControl)
+    {
+        frame->RemoveHeader(eth);
+        PfcHeader pfc;
+        frame->RemoveHeader(pfc);
+        if (pfc.GetOpcode() != PfcHeader::kOpcode)
+        {
+            NS_LOG_LOGIC("ignoring MAC control opcode " << pfc.GetOpcode());
+            return;
+        }
+        ++m_pfcRx;
+        m_pfcRxTrace(pfc);
+        Simulator::Schedule(GetProcessingDelay(), &PfcNetDevice::ApplyPfc, this, pfc);
+        return;
+    }
+    if (IsSwitchPort())
+    {
+        m_switchRx(m_switchPort, frame);
+        return;
+    }
+    frame->RemoveHeader(eth);
+    Mac48Address dst = eth.GetDestination();
+    NetDevice::PacketType type = NetDevice::PACKET_OTHERHOST;
+    if (dst == m_address)
+    {
+        type = NetDevice::PACKET_HOST;
+    }
+    else if (dst.IsBroadcast())
+    {
+        type = NetDevice::PACKET_BROADCAST;
+    }
+    else if (dst.IsGroup())
+    {
+        type = NetDevice::PACKET_MULTICAST;
+    }
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, frame, eth.GetEtherType(), eth.GetSource(), dst, type);
+    }
+    if (type != NetDevice::PACKET_OTHERHOST)
+    {
+        m_macRxTrace(frame);
+        if (!m_rxCallback.IsNull())
+        {
+            m_rxCallback(this, frame, eth.GetEtherType(), eth.GetSource());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// PFC
+// ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::ApplyPfc(PfcHeader pfc)
+{
+    NS_LOG_FUNCTION(this);
+    Time now = Simulator::Now();
+    for (uint8_t c = 0; c < kPfcClasses; ++c)
+    {
+        if (!pfc.IsClassEnabled(c))
+        {
+            continue;
+        }
+        bool was = IsClassPaused(c);
+        uint16_t quanta = pfc.GetQuanta(c);
+        m_pauseExpiry[c].Cancel();
+        if (quanta == 0)
+        {
+            m_pausedUntil[c] = Time(0);
+            if (was)
+            {
+                m_classPauseTrace(c, false);
+            }
+        }
+        else
+        {
+            Time duration = QuantaToTime(quanta);
+            m_pausedUntil[c] = now + duration;
+            if (!was)
+            {
+                m_pausedSince[c] = now;
+                m_classPauseTrace(c, true);
+            }
+            m_pauseExpiry[c] = Simulator::Schedule(duration, &PfcNetDevice::PauseExpired, this, c);
+        }
+        UpdateHostTxQueue(c);
+    }
+    TryTransmit();
+}
+
+void
+PfcNetDevice::PauseExpired(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << int(cls));
+    m_classPauseTrace(cls, false);
+    UpdateHostTxQueue(cls);
+    TryTransmit();
+}
+
+bool
+PfcNetDevice::IsClassPaused(uint8_t cls) const
+{
+    return m_pausedUntil[cls] > Simulator::Now();
+}
+
+Time
+PfcNetDevice::GetPausedSince(uint8_t cls) const
+{
+    return m_pausedSince[cls];
+}
+
+void
+PfcNetDevice::SendPfcFrame(const PfcHeader& pfc)
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_linkUp)
+    {
+        return;
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    EthernetDot1qHeader eth;
+    eth.SetSource(m_address);
+    eth.SetDestination(PfcHeader::GetPfcDestination());
+    eth.SetEtherType(kEtherTypeMacControl);
+    frame->AddHeader(eth);
+    ++m_pfcTx;
+    bool anyTime = false;
+    for (uint8_t c = 0; c < kPfcClasses; ++c)
+    {
+        anyTime = anyTime || (pfc.IsClassEnabled(c) && pfc.GetQuanta(c) > 0);
+    }
+    ++(anyTime ? m_pauseTx : m_resumeTx);
+    m_pfcTxTrace(pfc);
+    m_controlQueue.push_back(frame);
+    TryTransmit();
+}
+
+void
+PfcNetDevice::StartPausing(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << int(cls));
+    NS_ASSERT(cls < kPfcClasses);
+    m_pausingPeer[cls] = true;
+    RefreshPause(cls);
+}
+
+void
+PfcNetDevice::RefreshPause(uint8_t cls)
+{
+    m_refreshEvent[cls].Cancel();
+    if (!m_pausingPeer[cls] || !m_linkUp)
+    {
+        return;
+    }
+    PfcHeader pfc;
+    pfc.SetClass(cls, m_pauseQuanta);
+    SendPfcFrame(pfc);
+    m_refreshEvent[cls] =
+        Simulator::Schedule(GetRefreshPeriod(), &PfcNetDevice::RefreshPause, this, cls);
+}
+
+void
+PfcNetDevice::StopPausing(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << int(cls));
+    NS_ASSERT(cls < kPfcClasses);
+    m_pausingPeer[cls] = false;
+    m_refreshEvent[cls].Cancel();
+    PfcHeader pfc;
+    pfc.SetClass(cls, 0);
+    SendPfcFrame(pfc);
+}
+
+bool
+PfcNetDevice::IsPausingPeer(uint8_t cls) const
+{
+    return m_pausingPeer[cls];
+}
+
+// ---------------------------------------------------------------------------
+// Link state
+// ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::NotifyLinkChange(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    m_linkUp = up;
+    if (!up)
+    {
+        m_controlQueue.clear();
+        for (uint8_t c = 0; c < kPfcClasses; ++c)
+        {
+            std::deque<PfcQueueEntry> queue;
+            queue.swap(m_queues[c]);
+            m_queueBytes[c] = 0;
+            for (const PfcQueueEntry& entry : queue)
+            {
+                if (!m_switchDequeue.IsNull())
+                {
+                    m_switchDequeue(m_switchPort, entry);
+                }
+                DropEntry(entry, PfcDropReason::LINK_DOWN);
+            }
+            m_refreshEvent[c].Cancel();
+            if (IsClassPaused(c))
+            {
+                m_classPauseTrace(c, false);
+            }
+            m_pausedUntil[c] = Time(0);
+            m_pauseExpiry[c].Cancel();
+        }
+    }
+    else
+    {
+        for (uint8_t c = 0; c < kPfcClasses; ++c)
+        {
+            if (m_pausingPeer[c])
+            {
+                RefreshPause(c);
+            }
+        }
+    }
+    for (uint8_t c = 0; c < kPfcClasses; ++c)
+    {
+        UpdateHostTxQueue(c);
+    }
+    m_linkChangeCallbacks();
+    TryTransmit();
+}
+
+void
+PfcNetDevice::NotifyLostInFlight(Ptr<const Packet> frame)
+{
+    EthernetDot1qHeader eth;
+    frame->PeekHeader(eth);
+    if (eth.GetEtherType() == kEtherTypeMacControl)
+    {
+        ++m_pfcLost;
+        return;
+    }
+    PfcQueueEntry entry;
+    entry.frame = frame->Copy();
+    entry.bytes = frame->GetSize();
+    DropEntry(entry, PfcDropReason::LINK_DOWN);
+}
+
+// ---------------------------------------------------------------------------
+// Accessors
+// ---------------------------------------------------------------------------
+
+uint64_t
+PfcNetDevice::GetQueueBytes(uint8_t cls) const
+{
+    return m_queueBytes[cls];
+}
+
+const std::deque<PfcQueueEntry>&
+PfcNetDevice::GetQueue(uint8_t cls) const
+{
+    return m_queues[cls];
+}
+
+uint8_t
+PfcNetDevice::GetClassOfDscp(uint8_t dscp) const
+{
+    return m_dscpClass[dscp & 0x3f];
+}
+
+void
+PfcNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
+{
+    NS_ABORT_MSG_IF(dscp > 63, "PfcNetDevice::SetDscpClass: DSCP " << int(dscp) << " > 63");
+    NS_ABORT_MSG_IF(cls >= kPfcClasses,
+                    "PfcNetDevice::SetDscpClass: class " << int(cls) << " > 7");
+    m_dscpClass[dscp] = cls;
+}
+
+PfcNetDevice::ClassMode
+PfcNetDevice::GetClassMode() const
+{
+    return m_classMode;
+}
+
+DataRate
+PfcNetDevice::GetDataRate() const
+{
+    return m_bps;
+}
+
+Ptr<PfcChannel>
+PfcNetDevice::GetPfcChannel() const
+{
+    return m_channel;
+}
+
+Ptr<PfcNetDevice>
+PfcNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+Mac48Address
+PfcNetDevice::GetPeerAddress()
+{
+    if (!m_peerMacKnown)
+    {
+        Ptr<PfcNetDevice> peer = GetPeer();
+        if (!peer)
+        {
+            return Mac48Address::GetBroadcast();
+        }
+        m_peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
+        m_peerMacKnown = true;
+    }
+    return m_peerMac;
+}
+
+uint64_t
+PfcNetDevice::GetPfcTxFrames() const
+{
+    return m_pfcTx;
+}
+
+uint64_t
+PfcNetDevice::GetPfcRxFrames() const
+{
+    return m_pfcRx;
+}
+
+uint64_t
+PfcNetDevice::GetPauseTxFrames() const
+{
+    return m_pauseTx;
+}
+
+uint64_t
+PfcNetDevice::GetResumeTxFrames() const
+{
+    return m_resumeTx;
+}
+
+uint64_t
+PfcNetDevice::GetDropCount(PfcDropReason reason) const
+{
+    return m_drops[static_cast<uint8_t>(reason)];
+}
+
+// ---------------------------------------------------------------------------
+// NetDevice boilerplate
+// ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+PfcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+PfcNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+PfcNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+PfcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+Ptr<Node>
+PfcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+PfcNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -36,6 +36,14 @@ class NetDeviceQueueInterface;
 /// Port index meaning "not from a switch port" (host-originated frames).
 constexpr uint32_t kPfcNoPort = 0xffffffff;
 
+/// Which switch buffer pool a queued frame is charged to.
+enum class PfcBufferPool : uint8_t
+{
+    NONE = 0, //!< not charged (host frames, frames a relay server originates)
+    LOSSLESS, //!< the lossless pool, ingress queue (inPort, inQueue)
+    LOSSY     //!< the lossy pool, egress queue (port, outQueue)
+};
+
 /**
  * \ingroup tagger
  * A frame waiting in a class queue of a PfcNetDevice, with what the switch
@@ -43,11 +51,12 @@ constexpr uint32_t kPfcNoPort = 0xffffffff;
  */
 struct PfcQueueEntry
 {
-    Ptr<Packet> frame;              //!< the frame, Ethernet header on
-    uint32_t bytes = 0;             //!< the frame's size when queued (bytes)
-    uint32_t inPort = kPfcNoPort;   //!< switch ingress port, or kPfcNoPort
-    uint8_t inQueue = 0;            //!< switch ingress queue (class)
-    bool lossless = false;          //!< charged to the lossless pool (else lossy or none)
+    Ptr<Packet> frame;                       //!< the frame, Ethernet header on
+    uint32_t bytes = 0;                      //!< bytes charged to the buffer (frame size on arrival)
+    uint32_t inPort = kPfcNoPort;            //!< switch ingress port, or kPfcNoPort
+    uint8_t inQueue = 0;                     //!< switch ingress queue (class)
+    uint8_t outQueue = 0;                    //!< egress class queue (set by the device)
+    PfcBufferPool pool = PfcBufferPool::NONE; //!< the pool charged
 };
 
 /**
@@ -168,6 +177,7 @@ class PfcNetDevice : public NetDevice
     Time GetProcessingDelay() const;    //!< \return PFC processing delay in effect
     Ptr<PfcChannel> GetPfcChannel() const; //!< \return the channel
     Ptr<PfcNetDevice> GetPeer() const;  //!< \return the device at the other end
+    Mac48Address GetPeerAddress();      //!< \return the peer's MAC address
     Time GetWireTime(uint32_t bytes) const; //!< \param bytes frame size \return its time on the wire
     /// \param quanta pause quanta \return their duration at DataRate
     Time QuantaToTime(uint16_t quanta) const;
@@ -241,6 +251,7 @@ class PfcNetDevice : public NetDevice
     void DropEntry(const PfcQueueEntry& entry, PfcDropReason reason);
     /// \return the PFC pause refresh period in effect
     Time GetRefreshPeriod() const;
+    /// \return the peer's MAC address (cached)
 
     // Attributes
     DataRate m_bps;            //!< DataRate
@@ -266,6 +277,8 @@ class PfcNetDevice : public NetDevice
     SwitchDequeueCallback m_switchDequeue; //!< switch dequeue (buffer release)
     Ptr<NetDeviceQueueInterface> m_queueInterface; //!< host transmit queues
     std::array<uint8_t, 64> m_dscpClass;   //!< DSCP -> class
+    Mac48Address m_peerMac;                //!< the peer's address (once known)
+    bool m_peerMacKnown;                   //!< m_peerMac is valid
 
     // Transmit state
     std::array<std::deque<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
@@ -286,6 +299,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_pfcRx;    //!< PFC frames received
     uint64_t m_pauseTx;  //!< PAUSE frames sent
     uint64_t m_resumeTx; //!< RESUME frames sent
+    uint64_t m_pfcLost;  //!< PFC frames lost (link down)
     std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
 
     // Traces (as PointToPointNetDevice, plus PFC)

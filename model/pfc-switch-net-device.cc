@@ -2,4 +2,723 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Not written yet.
+#include "pfc-switch-net-device.h"
+
+#include "pfc-channel.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcSwitchNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(PfcSwitchNetDevice);
+
+namespace
+{
+/// 64-bit finaliser (MurmurHash3's fmix64): a bijective mix of all bits.
+inline uint64_t
+Mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/// Number of leading one bits of a contiguous IPv4 mask.
+inline uint32_t
+PrefixLength(uint32_t mask)
+{
+    uint32_t n = 0;
+    while (n < 32 && (mask & (0x80000000u >> n)))
+    {
+        ++n;
+    }
+    return n;
+}
+} // namespace
+
+TypeId
+PfcSwitchNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcSwitchNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Tagger")
+            .AddConstructor<PfcSwitchNetDevice>()
+            .AddAttribute("EcmpSeed",
+                          "Seed of the ECMP 5-tuple hash (dimensionless); 0 derives one from "
+                          "the node id, so switches do not hash alike (no polarisation).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcSwitchNetDevice::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Mtu",
+                          "MTU reported to an IP stack on relay servers (bytes).",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&PfcSwitchNetDevice::m_mtu),
+                          MakeUintegerChecker<uint16_t>(68))
+            .AddAttribute("Mmu",
+                          "The buffer model.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcSwitchNetDevice::m_mmu),
+                          MakePointerChecker<SwitchMmu>())
+            .AddAttribute("Classifier",
+                          "The priority policy (plain DSCP/PCP classes by default).",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcSwitchNetDevice::m_classifier),
+                          MakePointerChecker<PfcClassifier>())
+            .AddTraceSource("Drop",
+                            "A data frame was dropped in this switch or on one of its ports "
+                            "(frame, ingress port or 0xffffffff, reason).",
+                            MakeTraceSourceAccessor(&PfcSwitchNetDevice::m_dropTrace),
+                            "ns3::PfcSwitchNetDevice::SwitchDropTracedCallback");
+    return tid;
+}
+
+PfcSwitchNetDevice::PfcSwitchNetDevice()
+    : m_ecmpSeed(0),
+      m_mtu(1500),
+      m_ifIndex(0),
+      m_seed(0),
+      m_checksum(false),
+      m_initialized(false),
+      m_forwarded(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_mmu = CreateObject<SwitchMmu>();
+    m_classifier = CreateObject<DscpPfcClassifier>();
+    m_address = Mac48Address::Allocate();
+    m_drops.fill(0);
+}
+
+PfcSwitchNetDevice::~PfcSwitchNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfcSwitchNetDevice::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_node, "PfcSwitchNetDevice: not added to a node");
+    m_seed = m_ecmpSeed != 0 ? m_ecmpSeed : uint32_t(Mix64(m_node->GetId() + 1));
+    m_checksum = Node::ChecksumEnabled();
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        Ptr<PfcNetDevice> port = m_ports[i];
+        Ptr<PfcChannel> channel = port->GetPfcChannel();
+        Ptr<PfcNetDevice> peer = port->GetPeer();
+        NS_ABORT_MSG_IF(!channel || !peer,
+                        "PfcSwitchNetDevice (node " << m_node->GetId() << "): port " << i
+                                                    << " is not connected to a peer");
+        // The headroom absorbs what the upstream (peer) sends after our PAUSE.
+        m_mmu->SetPortLink(i,
+                           peer->GetDataRate(),
+                           channel->GetDelay(),
+                           peer->GetMtu(),
+                           peer->GetProcessingDelay());
+    }
+    m_mmu->Setup(m_ports.size());
+    m_initialized = true;
+    NetDevice::DoInitialize();
+}
+
+void
+PfcSwitchNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_classifier = nullptr;
+    m_node = nullptr;
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+uint32_t
+PfcSwitchNetDevice::AddPort(Ptr<PfcNetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ABORT_MSG_IF(m_initialized,
+                    "PfcSwitchNetDevice::AddPort: ports must be added before the simulation "
+                    "starts");
+    NS_ABORT_MSG_IF(!port->GetNode() || port->GetNode() != m_node,
+                    "PfcSwitchNetDevice::AddPort: the port must be on the switch's node");
+    NS_ABORT_MSG_IF(port->IsSwitchPort(),
+                    "PfcSwitchNetDevice::AddPort: the device is already a switch port");
+    uint32_t index = m_ports.size();
+    m_ports.push_back(port);
+    port->SetSwitchPort(index,
+                        MakeCallback(&PfcSwitchNetDevice::ReceiveFromPort, this),
+                        MakeCallback(&PfcSwitchNetDevice::DequeuedFromPort, this));
+    port->TraceConnectWithoutContext("Drop", MakeCallback(&PfcSwitchNetDevice::PortDrop, this));
+    return index;
+}
+
+uint32_t
+PfcSwitchNetDevice::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<PfcNetDevice>
+PfcSwitchNetDevice::GetPort(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(),
+                    "PfcSwitchNetDevice::GetPort: no port " << i << " (" << m_ports.size()
+                                                            << " ports)");
+    return m_ports[i];
+}
+
+// ---------------------------------------------------------------------------
+// FIB
+// ---------------------------------------------------------------------------
+
+void
+PfcSwitchNetDevice::AddRoute(Ipv4Address dest, Ipv4Mask mask, uint32_t port)
+{
+    std::vector<uint32_t> ports = Lookup(dest);
+    const Route* exact = FindRoute(dest.Get());
+    bool same = exact && exact->mask == mask.Get() && exact->prefix == (dest.Get() & mask.Get());
+    if (!same)
+    {
+        ports.clear();
+    }
+    if (std::find(ports.begin(), ports.end(), port) == ports.end())
+    {
+        ports.push_back(port);
+    }
+    SetRoute(dest, mask, ports);
+}
+
+void
+PfcSwitchNetDevice::SetRoute(Ipv4Address dest, Ipv4Mask mask, const std::vector<uint32_t>& ports)
+{
+    for (uint32_t p : ports)
+    {
+        NS_ABORT_MSG_IF(p >= m_ports.size(),
+                        "PfcSwitchNetDevice: route to " << dest << mask << " names port " << p
+                                                        << " but the switch has "
+                                                        << m_ports.size() << " ports");
+    }
+    uint32_t m = mask.Get();
+    uint32_t len = PrefixLength(m);
+    NS_ABORT_MSG_IF(len < 32 && (m << len) != 0,
+                    "PfcSwitchNetDevice: mask " << mask << " is not contiguous");
+    Route route{dest.Get() & m, m, ports};
+    if (len == 32)
+    {
+        m_hostRoutes[route.prefix] = route;
+        return;
+    }
+    for (Route& r : m_routes)
+    {
+        if (r.mask == m && r.prefix == route.prefix)
+        {
+            r.ports = ports;
+            return;
+        }
+    }
+    m_routes.push_back(route);
+    std::stable_sort(m_routes.begin(), m_routes.end(), [](const Route& a, const Route& b) {
+        return a.mask > b.mask; // contiguous masks: larger value = longer prefix
+    });
+}
+
+void
+PfcSwitchNetDevice::ClearRoutes()
+{
+    m_hostRoutes.clear();
+    m_routes.clear();
+}
+
+uint32_t
+PfcSwitchNetDevice::RemovePortFromRoutes(uint32_t port)
+{
+    uint32_t changed = 0;
+    auto strip = [port, &changed](Route& r) {
+        auto it = std::remove(r.ports.begin(), r.ports.end(), port);
+        if (it != r.ports.end())
+        {
+            r.ports.erase(it, r.ports.end());
+            ++changed;
+        }
+    };
+    for (auto& kv : m_hostRoutes)
+    {
+        strip(kv.second);
+    }
+    for (Route& r : m_routes)
+    {
+        strip(r);
+    }
+    return changed;
+}
+
+const PfcSwitchNetDevice::Route*
+PfcSwitchNetDevice::FindRoute(uint32_t dest) const
+{
+    auto it = m_hostRoutes.find(dest);
+    if (it != m_hostRoutes.end())
+    {
+        return &it->second;
+    }
+    for (const Route& r : m_routes)
+    {
+        if ((dest & r.mask) == r.prefix)
+        {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<uint32_t>
+PfcSwitchNetDevice::Lookup(Ipv4Address dest) const
+{
+    const Route* r = FindRoute(dest.Get());
+    return r ? r->ports : std::vector<uint32_t>();
+}
+
+void
+PfcSwitchNetDevice::AddLocalAddress(Ipv4Address address)
+{
+    m_localAddresses.push_back(address.Get());
+}
+
+uint32_t
+PfcSwitchNetDevice::EcmpIndex(Ipv4Address src,
+                              Ipv4Address dst,
+                              uint8_t proto,
+                              uint16_t sport,
+                              uint16_t dport,
+                              uint32_t nChoices) const
+{
+    uint32_t seed = m_seed != 0 ? m_seed
+                                : (m_ecmpSeed != 0 ? m_ecmpSeed
+                                                   : uint32_t(Mix64(m_node ? m_node->GetId() + 1 : 1)));
+    uint64_t h = Mix64(uint64_t(seed) << 32 | src.Get());
+    h = Mix64(h ^ dst.Get());
+    h = Mix64(h ^ (uint64_t(proto) << 32 | uint64_t(sport) << 16 | dport));
+    return uint32_t(h % nChoices);
+}
+
+// ---------------------------------------------------------------------------
+// Pipeline
+// ---------------------------------------------------------------------------
+
+void
+PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << inPort << frame);
+    uint32_t bytes = frame->GetSize();
+    EthernetDot1qHeader eth;
+    frame->RemoveHeader(eth);
+    if (eth.GetEtherType() != kEtherTypeIpv4)
+    {
+        frame->AddHeader(eth);
+        Drop(frame, inPort, PfcDropReason::NOT_IPV4);
+        return;
+    }
+    Ipv4Header ip;
+    frame->RemoveHeader(ip);
+    const Ptr<PfcNetDevice>& port = m_ports[inPort];
+    PfcPacketContext ctx;
+    ctx.inPort = inPort;
+    ctx.outPort = 0;
+    ctx.ip = &ip;
+    ctx.hasVlan = eth.HasVlan();
+    ctx.pcp = eth.GetPcp();
+    ctx.frameClass = (ctx.hasVlan && port->GetClassMode() == PfcNetDevice::CLASS_PCP)
+                         ? ctx.pcp
+                         : port->GetClassOfDscp(ip.GetDscp());
+
+    if (!m_localAddresses.empty() &&
+        std::find(m_localAddresses.begin(), m_localAddresses.end(), ip.GetDestination().Get()) !=
+            m_localAddresses.end())
+    {
+        if (m_checksum)
+        {
+            ip.EnableChecksum();
+        }
+        frame->AddHeader(ip);
+        if (!m_promiscCallback.IsNull())
+        {
+            m_promiscCallback(this,
+                              frame,
+                              kEtherTypeIpv4,
+                              eth.GetSource(),
+                              m_address,
+                              NetDevice::PACKET_HOST);
+        }
+        if (!m_rxCallback.IsNull())
+        {
+            m_rxCallback(this, frame, kEtherTypeIpv4, eth.GetSource());
+        }
+        return;
+    }
+    Forward(frame, ip, inPort, bytes, ctx);
+}
+
+void
+PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
+                            Ipv4Header& ip,
+                            uint32_t inPort,
+                            uint32_t bytes,
+                            PfcPacketContext& ctx)
+{
+    const Route* route = FindRoute(ip.GetDestination().Get());
+    if (!route || route->ports.empty())
+    {
+        packet->AddHeader(ip);
+        Drop(packet, inPort, PfcDropReason::NO_ROUTE);
+        return;
+    }
+    uint32_t outPort = route->ports[0];
+    uint32_t n = route->ports.size();
+    if (n > 1)
+    {
+        uint16_t sport = 0;
+        uint16_t dport = 0;
+        uint8_t proto = ip.GetProtocol();
+        if ((proto == 6 || proto == 17) && packet->GetSize() >= 4)
+        {
+            uint8_t l4[4];
+            packet->CopyData(l4, 4);
+            sport = uint16_t(l4[0] << 8 | l4[1]);
+            dport = uint16_t(l4[2] << 8 | l4[3]);
+        }
+        outPort =
+            route->ports[EcmpIndex(ip.GetSource(), ip.GetDestination(), proto, sport, dport, n)];
+    }
+    if (ip.GetTtl() <= 1)
+    {
+        packet->AddHeader(ip);
+        Drop(packet, inPort, PfcDropReason::TTL_EXPIRED);
+        return;
+    }
+    ip.SetTtl(ip.GetTtl() - 1);
+
+    // MMU admission on the ingress queue (lossless) ...
+    PfcQueueEntry entry;
+    entry.bytes = bytes;
+    entry.inPort = inPort;
+    bool local = inPort == kPfcNoPort;
+    uint8_t inQueue = m_classifier->GetIngressQueue(ctx);
+    entry.inQueue = inQueue;
+    bool lossless = !local && m_mmu->IsLossless(inQueue);
+    if (lossless)
+    {
+        SwitchMmu::Admission adm = m_mmu->AdmitLossless(inPort, inQueue, bytes);
+        if (adm.segment == MmuSegment::DROPPED)
+        {
+            packet->AddHeader(ip);
+            Drop(packet, inPort, PfcDropReason::LOSSLESS_OVERFLOW);
+            return;
+        }
+        if (adm.pause)
+        {
+            m_ports[inPort]->StartPausing(m_classifier->GetPauseClass(inQueue));
+        }
+        else if (adm.resume)
+        {
+            m_ports[inPort]->StopPausing(m_classifier->GetPauseClass(inQueue));
+        }
+        entry.pool = PfcBufferPool::LOSSLESS;
+    }
+    // ... rewrite, then the egress queue of the rewritten class ...
+    ctx.outPort = outPort;
+    uint8_t outQueue = m_classifier->Rewrite(ctx);
+    NS_ASSERT(outQueue < kPfcClasses);
+    // ... lossy admission on the egress queue.
+    if (!lossless && !local)
+    {
+        if (!m_mmu->AdmitLossy(outPort, outQueue, bytes))
+        {
+            packet->AddHeader(ip);
+            Drop(packet, inPort, PfcDropReason::LOSSY_OVERFLOW);
+            return;
+        }
+        entry.pool = PfcBufferPool::LOSSY;
+    }
+    if (m_checksum)
+    {
+        ip.EnableChecksum();
+    }
+    packet->AddHeader(ip);
+    const Ptr<PfcNetDevice>& out = m_ports[outPort];
+    EthernetDot1qHeader eth;
+    eth.SetSource(Mac48Address::ConvertFrom(out->GetAddress()));
+    eth.SetDestination(out->GetPeerAddress());
+    eth.SetEtherType(kEtherTypeIpv4);
+    if (out->GetClassMode() == PfcNetDevice::CLASS_PCP)
+    {
+        eth.SetVlan(outQueue);
+    }
+    packet->AddHeader(eth);
+    entry.frame = packet;
+    ++m_forwarded;
+    out->EnqueueFromSwitch(entry, outQueue);
+}
+
+void
+PfcSwitchNetDevice::DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry)
+{
+    switch (entry.pool)
+    {
+    case PfcBufferPool::LOSSLESS:
+        if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
+        {
+            m_ports[entry.inPort]->StopPausing(m_classifier->GetPauseClass(entry.inQueue));
+        }
+        break;
+    case PfcBufferPool::LOSSY:
+        m_mmu->ReleaseLossy(outPort, entry.outQueue, entry.bytes);
+        break;
+    case PfcBufferPool::NONE:
+        break;
+    }
+}
+
+void
+PfcSwitchNetDevice::Drop(Ptr<const Packet> frame, uint32_t inPort, PfcDropReason reason)
+{
+    NS_LOG_LOGIC("drop at port " << inPort << ": " << reason);
+    ++m_drops[static_cast<uint8_t>(reason)];
+    m_dropTrace(frame, inPort, reason);
+}
+
+void
+PfcSwitchNetDevice::PortDrop(Ptr<const Packet> frame, PfcDropReason reason)
+{
+    Drop(frame, kPfcNoPort, reason);
+}
+
+// ---------------------------------------------------------------------------
+// Accessors
+// ---------------------------------------------------------------------------
+
+void
+PfcSwitchNetDevice::SetClassifier(Ptr<PfcClassifier> classifier)
+{
+    NS_ABORT_MSG_IF(!classifier, "PfcSwitchNetDevice::SetClassifier: null classifier");
+    m_classifier = classifier;
+}
+
+Ptr<PfcClassifier>
+PfcSwitchNetDevice::GetClassifier() const
+{
+    return m_classifier;
+}
+
+Ptr<SwitchMmu>
+PfcSwitchNetDevice::GetMmu() const
+{
+    return m_mmu;
+}
+
+uint64_t
+PfcSwitchNetDevice::GetDropCount(PfcDropReason reason) const
+{
+    return m_drops[static_cast<uint8_t>(reason)];
+}
+
+uint64_t
+PfcSwitchNetDevice::GetForwardedCount() const
+{
+    return m_forwarded;
+}
+
+uint64_t
+PfcSwitchNetDevice::GetPausesSent() const
+{
+    return m_mmu->GetPauseCount();
+}
+
+uint64_t
+PfcSwitchNetDevice::GetResumesSent() const
+{
+    return m_mmu->GetResumeCount();
+}
+
+// ---------------------------------------------------------------------------
+// NetDevice (the switch as an interface of a relay server's IP stack)
+// ---------------------------------------------------------------------------
+
+bool
+PfcSwitchNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    return SendFrom(packet, m_address, dest, protocolNumber);
+}
+
+bool
+PfcSwitchNetDevice::SendFrom(Ptr<Packet> packet,
+                             const Address& source,
+                             const Address& dest,
+                             uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << protocolNumber);
+    if (protocolNumber != kEtherTypeIpv4)
+    {
+        Drop(packet, kPfcNoPort, PfcDropReason::NOT_IPV4);
+        return false;
+    }
+    uint32_t bytes = packet->GetSize() + 14;
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    PfcPacketContext ctx;
+    ctx.inPort = kPfcNoPort;
+    ctx.outPort = 0;
+    ctx.ip = &ip;
+    ctx.hasVlan = false;
+    ctx.pcp = 0;
+    ctx.frameClass = m_ports.empty() ? 0 : m_ports[0]->GetClassOfDscp(ip.GetDscp());
+    // The stack already set the TTL for the first hop: undo the decrement.
+    ip.SetTtl(ip.GetTtl() + (ip.GetTtl() < 255 ? 1 : 0));
+    Forward(packet, ip, kPfcNoPort, bytes, ctx);
+    return true;
+}
+
+void
+PfcSwitchNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcSwitchNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcSwitchNetDevice::GetChannel() const
+{
+    return nullptr;
+}
+
+void
+PfcSwitchNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcSwitchNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcSwitchNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcSwitchNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcSwitchNetDevice::IsLinkUp() const
+{
+    return true;
+}
+
+void
+PfcSwitchNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+PfcSwitchNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+PfcSwitchNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+PfcSwitchNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+PfcSwitchNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+PfcSwitchNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcSwitchNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+bool
+PfcSwitchNetDevice::IsBridge() const
+{
+    return false;
+}
+
+Ptr<Node>
+PfcSwitchNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcSwitchNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcSwitchNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcSwitchNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+PfcSwitchNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+PfcSwitchNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

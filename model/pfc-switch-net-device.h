@@ -170,9 +170,16 @@ class PfcSwitchNetDevice : public NetDevice
     void ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame);
     /// A frame left port \p outPort. \param outPort port \param entry it
     void DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry);
-    /// Forward an IPv4 packet (header removed). \return true if queued
-    bool Forward(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort, uint8_t frameClass,
-                 bool hasVlan, uint8_t pcp);
+    /**
+     * Forward an IPv4 packet (Ethernet and IPv4 headers removed).
+     * \param packet payload \param ip its header \param inPort ingress port (kPfcNoPort:
+     * sent by this node) \param bytes bytes to charge \param ctx classifier context
+     */
+    void Forward(Ptr<Packet> packet,
+                 Ipv4Header& ip,
+                 uint32_t inPort,
+                 uint32_t bytes,
+                 PfcPacketContext& ctx);
     /// Record a drop. \param frame frame \param inPort port \param reason why
     void Drop(Ptr<const Packet> frame, uint32_t inPort, PfcDropReason reason);
     /// A port's own drop (link down). \param frame frame \param reason why
@@ -190,12 +197,14 @@ class PfcSwitchNetDevice : public NetDevice
     std::vector<Ptr<PfcNetDevice>> m_ports;      //!< ports
     Ptr<SwitchMmu> m_mmu;                        //!< MMU
     Ptr<PfcClassifier> m_classifier;             //!< priority policy
-    std::unordered_map<uint32_t, std::size_t> m_hostRoutes; //!< /32 routes -> m_routes index
-    std::vector<Route> m_routes;                 //!< all routes, longest mask first
+    std::unordered_map<uint32_t, Route> m_hostRoutes; //!< /32 routes by destination
+    std::vector<Route> m_routes;                 //!< shorter prefixes, longest mask first
     std::vector<uint32_t> m_localAddresses;      //!< local delivery
     NetDevice::ReceiveCallback m_rxCallback;     //!< to the stack (relay servers)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous
     uint32_t m_seed;                             //!< ECMP seed in effect
+    bool m_checksum;                             //!< recompute IPv4 checksums
+    bool m_initialized;                          //!< DoInitialize ran (MMU set up)
 
     uint64_t m_forwarded;                           //!< frames forwarded
     std::array<uint64_t, kPfcDropReasons> m_drops;  //!< switch-level drops per reason

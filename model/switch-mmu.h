@@ -45,12 +45,23 @@ namespace ns3
  * The four cases for an arriving packet (the whole packet goes to one segment):
  *  1. q < phi: private;
  *  2. phi <= q < phi + T: shared; if the queue is OFF and w < Xon, RESUME (ON);
- *  3. phi + T <= q < phi + T + eta: headroom; if the queue is ON, PAUSE (OFF);
+ *  3. phi + T <= q, and h < eta (HeadroomCheck Occupancy, the default; h = the
+ *     queue's headroom bytes) or q < phi + T + eta (HeadroomCheck QueueLength,
+ *     the paper's words): headroom; if the queue is ON, PAUSE (OFF);
  *  4. otherwise drop (LOSSLESS_OVERFLOW).
+ * The two readings of case 3 agree while T(t) stands still.  When other
+ * queues fill the shared buffer after a PAUSE, T(t) shrinks and the literal
+ * reading drops packets that were already in flight (measured with
+ * pfc-incast: 17 drops with 31 senders), although the headroom reserved for
+ * them is free; no PFC switch does that, hence the default.
  * Release takes bytes back from the headroom first, then the shared, then the
  * private segment of the queue, so a draining queue empties its headroom
  * before its shared occupancy w falls; on release an OFF queue with w < Xon
- * also turns ON (RESUME), since an OFF queue may get no more arrivals.
+ * also turns ON (RESUME), since an OFF queue may get no more arrivals; so
+ * does an OFF queue that the release empties, even when Xon is 0.  A queue
+ * turns ON (on arrival or release) only once its headroom is empty: with a
+ * moving T(t), w can fall below Xon while in-flight bytes still sit in the
+ * headroom, and a RESUME then would leave the next PAUSE less than eta.
  * Xon = max(T(t) - XonOffset, 0) in DYNAMIC mode, StaticXon in STATIC mode.
  *
  * Lossy pool, accounted per egress queue (port, class): drop-tail against a
@@ -74,6 +85,13 @@ class SwitchMmu : public Object
         HEADROOM_004,  //!< eta = 2 (C * Dprop + L_MTU) + 3840 B (paper 004, Eq. 1)
         HEADROOM_002,  //!< eta = 2 (L_MTU + L_PFC + r * t_wire) + r * t_pro (paper 002, Sec. 2)
         HEADROOM_FIXED //!< eta = Headroom attribute
+    };
+
+    /// How case 3 (headroom) is told from case 4 (drop).
+    enum HeadroomCheck
+    {
+        HEADROOM_OCCUPANCY, //!< headroom bytes of the queue < eta (default)
+        QUEUE_LENGTH        //!< q < phi + T(t) + eta, paper 004 literally
     };
 
     /// Result of admitting a lossless packet.
@@ -225,6 +243,7 @@ class SwitchMmu : public Object
     uint64_t m_staticXon;       //!< StaticXon
     uint64_t m_xonOffset;       //!< XonOffset
     HeadroomMode m_headroomMode; //!< HeadroomMode
+    HeadroomCheck m_headroomCheck; //!< HeadroomCheck
     uint64_t m_fixedHeadroom;   //!< Headroom (fixed mode, or a floor check)
     uint8_t m_losslessClasses;  //!< LosslessClasses bitmask
 
