@@ -59,7 +59,9 @@ class PfcClassifier : public Object
     virtual uint8_t GetIngressQueue(const PfcPacketContext& ctx) const = 0;
 
     /**
-     * Called once the egress port is known and the packet is admitted: may
+     * Called once the egress port is known (and, for a lossless ingress
+     * queue, after the MMU admitted the packet; a lossy packet is admitted
+     * to the lossy pool afterwards, on the egress queue returned here): may
      * rewrite ctx.ip (DSCP, TTL) and returns the egress queue (class), which
      * the next hop reads from the rewritten header.
      * \param ctx the packet

@@ -844,6 +844,12 @@ PfcNetDevice::GetResumeTxFrames() const
 }
 
 uint64_t
+PfcNetDevice::GetPfcLostFrames() const
+{
+    return m_pfcLost;
+}
+
+uint64_t
 PfcNetDevice::GetDropCount(PfcDropReason reason) const
 {
     return m_drops[static_cast<uint8_t>(reason)];

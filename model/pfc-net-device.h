@@ -186,6 +186,7 @@ class PfcNetDevice : public NetDevice
     uint64_t GetPfcRxFrames() const; //!< \return PFC frames received
     uint64_t GetPauseTxFrames() const;  //!< \return PFC frames sent with a nonzero time
     uint64_t GetResumeTxFrames() const; //!< \return PFC frames sent with all times 0
+    uint64_t GetPfcLostFrames() const;  //!< \return PFC frames sent but lost in flight (link down)
     /// \param reason reason \return data frames this device dropped for it
     uint64_t GetDropCount(PfcDropReason reason) const;
 

@@ -377,6 +377,8 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
                             uint32_t bytes,
                             PfcPacketContext& ctx)
 {
+    // Classify first: the policy sees the header as received (TTL included).
+    uint8_t inQueue = m_classifier->GetIngressQueue(ctx);
     const Route* route = FindRoute(ip.GetDestination().Get());
     if (!route || route->ports.empty())
     {
@@ -413,9 +415,8 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     PfcQueueEntry entry;
     entry.bytes = bytes;
     entry.inPort = inPort;
-    bool local = inPort == kPfcNoPort;
-    uint8_t inQueue = m_classifier->GetIngressQueue(ctx);
     entry.inQueue = inQueue;
+    bool local = inPort == kPfcNoPort;
     bool lossless = !local && m_mmu->IsLossless(inQueue);
     if (lossless)
     {

@@ -34,10 +34,11 @@ namespace ns3
  * node, as ns-3's BridgeNetDevice owns its ports) and runs one pipeline per
  * received frame:
  *
- *   parse Ethernet/IPv4 -> classify (ingress queue) -> FIB lookup (longest
- *   prefix -> ECMP set; 5-tuple hash with a per-switch seed) -> TTL -> MMU
- *   admission (lossless: ingress accounting; lossy: egress) -> rewrite
- *   (classifier) -> egress queue of the rewritten class -> port scheduler.
+ *   parse Ethernet/IPv4 -> classify (ingress queue, on the header as
+ *   received) -> FIB lookup (longest prefix -> ECMP set; 5-tuple hash with a
+ *   per-switch seed) -> TTL decrement (drop at 0) -> lossless MMU admission
+ *   on the ingress queue -> rewrite (classifier) -> lossy MMU admission on
+ *   the egress queue of the rewritten class -> port queue -> scheduler.
  *
  * When a frame leaves a port, the MMU releases its bytes; an ingress queue
  * crossing Xoff/Xon makes its port send PAUSE/RESUME for the class the

@@ -22,6 +22,7 @@ NS3_VERSION=3.37
 NS3_MODULES="core;network;internet;point-to-point;applications;traffic-control;stats;csma;bridge;flow-monitor;tagger"
 NS3_FILTER="tagger"
 DEMO="tagger-rules --topology=clos --elp=bounce --bounces=1 --algorithm=clos"
+DEMO_PFC="pfc-incast --senders=8"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache=${TAGGER_NS3_CACHE:-/var/cache/tagger-ns3}
@@ -232,4 +233,11 @@ end
 
 begin "run ($DEMO)"
 ./ns3 run "$DEMO"
+end
+
+begin "run ($DEMO_PFC)"
+out=$(mktemp -d)
+./ns3 run "$DEMO_PFC --out=$out/pfc-incast" | tee "$out/log"
+grep -q '^RESULT lossless_drops=0 ' "$out/log" || die "pfc-incast did not end with zero lossless drops"
+rm -rf "$out"
 end
