@@ -49,7 +49,11 @@ namespace ns3
  *     queue's headroom bytes) or q < phi + T + eta (HeadroomCheck QueueLength,
  *     the paper's words): headroom; if the queue is ON, PAUSE (OFF);
  *  4. otherwise drop (LOSSLESS_OVERFLOW).
- * The two readings of case 3 agree while T(t) stands still.  When other
+ * The two readings of case 3 agree while T(t) stands still and the last
+ * shared packet ends exactly at phi + T (a packet that overshoots it makes
+ * the literal reading lend the overshoot from eta; like the paper, both
+ * decide on the state before the arrival, so h may pass eta by less than
+ * one packet, as q passes phi and phi + T).  When other
  * queues fill the shared buffer after a PAUSE, T(t) shrinks and the literal
  * reading drops packets that were already in flight (measured with
  * pfc-incast: 17 drops with 31 senders), although the headroom reserved for

@@ -9,6 +9,9 @@
  *   2 ports, LosslessClasses 0x02 (only class 1 lossless), PrivateBytes phi =
  *   3000, fixed Headroom eta = 6000, LossyPoolSize 10000, BufferSize 48000:
  *   Bs = (48000 - 10000) - 1 class * 2 ports * (3000 + 6000) = 38000 - 18000 = 20000.
+ * HeadroomCheck: tests where T(t) does not shrink under an OFF queue run in both modes
+ * with the same expected values; MmuHeadroomCheck shows where they part, MmuResume
+ * that a queue turns ON only with an empty headroom.
  */
 
 #include "switch-mmu.h"
@@ -25,6 +28,7 @@
 #include <cstdint>
 #include <deque>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -160,6 +164,12 @@ ReleaseAndCheck(Ptr<SwitchMmu> mmu, uint32_t port, const Step& s, const std::str
     ExpectState(mmu, port, s, what);
 }
 
+/**
+ * The two HeadroomCheck modes (attribute names).  Tests in which T(t) does not
+ * shrink while a queue is OFF run in both: the two readings of case 3 must agree.
+ */
+const char* const kChecks[] = {"Occupancy", "QueueLength"};
+
 constexpr MmuSegment P = MmuSegment::PRIVATE;
 constexpr MmuSegment S = MmuSegment::SHARED;
 constexpr MmuSegment H = MmuSegment::HEADROOM;
@@ -201,6 +211,8 @@ TEST(MmuAttributes, DefaultsAndNames)
     EXPECT_EQ(e.Get(), SwitchMmu::DYNAMIC);
     mmu->GetAttribute("HeadroomMode", e);
     EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_004);
+    mmu->GetAttribute("HeadroomCheck", e);
+    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_OCCUPANCY);
 
     // The enum names.
     mmu->SetAttribute("ThresholdMode", StringValue("Static"));
@@ -215,6 +227,12 @@ TEST(MmuAttributes, DefaultsAndNames)
     mmu->SetAttribute("HeadroomMode", StringValue("Ieee004"));
     mmu->GetAttribute("HeadroomMode", e);
     EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_004);
+    mmu->SetAttribute("HeadroomCheck", StringValue("QueueLength"));
+    mmu->GetAttribute("HeadroomCheck", e);
+    EXPECT_EQ(e.Get(), SwitchMmu::QUEUE_LENGTH);
+    mmu->SetAttribute("HeadroomCheck", StringValue("Occupancy"));
+    mmu->GetAttribute("HeadroomCheck", e);
+    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_OCCUPANCY);
 
     // Default LosslessClasses 0xFE: class 0 lossy, 1..7 lossless, 8 is no class.
     EXPECT_FALSE(mmu->IsLossless(0));
@@ -347,129 +365,141 @@ TEST(MmuSetup, FixedHeadroomBelowLinkNeedWarns)
 
 TEST(MmuFourCases, FillDrainOneQueue)
 {
-    Ptr<SwitchMmu> mmu = Small();
-    mmu->Setup(2);
-    TraceLog log;
-    log.Connect(mmu, 2);
-
-    // Packets of 1000 B into (0, 1); q before arrival k is 1000 (k - 1); phi = 3000,
-    // eta = 6000; T before arrival k = 0.5 (20,000 - w), Xon = T - 1000.
-    const std::vector<Step> fill = {
-        // k1..3: q = 0, 1000, 2000 < phi: private; T stays 0.5 * 20,000 = 10,000.
-        {P, 1000, 0, 0, 10000, 9000, false, false, false},
-        {P, 2000, 0, 0, 10000, 9000, false, false, false},
-        {P, 3000, 0, 0, 10000, 9000, false, false, false},
-        // k4: q 3000 < 3000 + 10,000: shared, w 1000; T after 0.5 * 19,000 = 9,500.
-        {S, 3000, 1000, 0, 9500, 8500, false, false, false},
-        // k5: q 4000 < 3000 + 9,500: shared, w 2000; T 0.5 * 18,000 = 9,000.
-        {S, 3000, 2000, 0, 9000, 8000, false, false, false},
-        // k6: q 5000 < 12,000; w 3000; T 8,500.
-        {S, 3000, 3000, 0, 8500, 7500, false, false, false},
-        // k7: q 6000 < 11,500; w 4000; T 8,000.
-        {S, 3000, 4000, 0, 8000, 7000, false, false, false},
-        // k8: q 7000 < 11,000; w 5000; T 7,500.
-        {S, 3000, 5000, 0, 7500, 6500, false, false, false},
-        // k9: q 8000 < 10,500; w 6000; T 7,000.
-        {S, 3000, 6000, 0, 7000, 6000, false, false, false},
-        // k10: q 9000 < 10,000; w 7000; T 6,500.
-        {S, 3000, 7000, 0, 6500, 5500, false, false, false},
-        // k11: q 10,000 >= 3000 + 6,500 = 9,500 and < 9,500 + 6,000 = 15,500:
-        // headroom, the queue was ON: PAUSE. T unchanged (w unchanged).
-        {H, 3000, 7000, 1000, 6500, 5500, true, false, true},
-        // k12..16: q 11,000 .. 15,000 < 15,500: headroom, already OFF: no PAUSE.
-        {H, 3000, 7000, 2000, 6500, 5500, false, false, true},
-        {H, 3000, 7000, 3000, 6500, 5500, false, false, true},
-        {H, 3000, 7000, 4000, 6500, 5500, false, false, true},
-        {H, 3000, 7000, 5000, 6500, 5500, false, false, true},
-        {H, 3000, 7000, 6000, 6500, 5500, false, false, true},
-        // k17: q 16,000 >= 15,500: dropped, nothing changes.
-        {D, 3000, 7000, 6000, 6500, 5500, false, false, true},
-    };
-    for (size_t k = 0; k < fill.size(); ++k)
+    for (const char* check : kChecks)
     {
-        AdmitAndCheck(mmu, 0, fill[k], "arrival " + std::to_string(k + 1));
-    }
-    EXPECT_EQ(mmu->GetPauseCount(), 1U);
-    EXPECT_EQ(log.pauses, 1U);
-    EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), 1U);
-    EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSY_OVERFLOW), 0U);
-    EXPECT_EQ(log.losslessDrops, 1U);
-    EXPECT_EQ(log.lastPort, 0U);
-    EXPECT_EQ(log.lastCls, 1U);
-    EXPECT_EQ(log.lastDropBytes, 1000U);
-    EXPECT_EQ(mmu->GetSharedUsed(), 7000U);
-    EXPECT_EQ(mmu->GetLosslessUsed(), 16000U); // 16 admitted packets
-    EXPECT_EQ(log.ingressEvents, 16U);         // no event for the drop
-    EXPECT_EQ(log.lastIngress[0 * 8 + 1], 16000U);
-    // The other port is untouched.
-    EXPECT_EQ(mmu->GetIngressBytes(1, 1), 0U);
-    EXPECT_FALSE(mmu->IsOff(1, 1));
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        TraceLog log;
+        log.Connect(mmu, 2);
 
-    // Release 1000 B at a time: headroom first, then shared, then private.  Xon after
-    // each release = 0.5 (20,000 - w) - 1000.
-    const std::vector<Step> drain = {
-        // r1..6: headroom 5000 .. 0, w 7000 >= Xon 5,500: stays OFF.
-        {P, 3000, 7000, 5000, 6500, 5500, false, false, true},
-        {P, 3000, 7000, 4000, 6500, 5500, false, false, true},
-        {P, 3000, 7000, 3000, 6500, 5500, false, false, true},
-        {P, 3000, 7000, 2000, 6500, 5500, false, false, true},
-        {P, 3000, 7000, 1000, 6500, 5500, false, false, true},
-        {P, 3000, 7000, 0, 6500, 5500, false, false, true},
-        // r7: w 6000, T 0.5 * 14,000 = 7,000, Xon 6,000: w = Xon, not below: OFF.
-        {P, 3000, 6000, 0, 7000, 6000, false, false, true},
-        // r8: w 5000, T 7,500, Xon 6,500: w < Xon: RESUME, ON.
-        {P, 3000, 5000, 0, 7500, 6500, false, true, false},
-        // r9..13: w 4000 .. 0, ON: nothing.
-        {P, 3000, 4000, 0, 8000, 7000, false, false, false},
-        {P, 3000, 3000, 0, 8500, 7500, false, false, false},
-        {P, 3000, 2000, 0, 9000, 8000, false, false, false},
-        {P, 3000, 1000, 0, 9500, 8500, false, false, false},
-        {P, 3000, 0, 0, 10000, 9000, false, false, false},
-        // r14..16: private 2000 .. 0.
-        {P, 2000, 0, 0, 10000, 9000, false, false, false},
-        {P, 1000, 0, 0, 10000, 9000, false, false, false},
-        {P, 0, 0, 0, 10000, 9000, false, false, false},
-    };
-    for (size_t r = 0; r < drain.size(); ++r)
-    {
-        ReleaseAndCheck(mmu, 0, drain[r], "release " + std::to_string(r + 1));
+        // Packets of 1000 B into (0, 1); q before arrival k is 1000 (k - 1); phi = 3000,
+        // eta = 6000; T before arrival k = 0.5 (20,000 - w), Xon = T - 1000.
+        const std::vector<Step> fill = {
+            // k1..3: q = 0, 1000, 2000 < phi: private; T stays 0.5 * 20,000 = 10,000.
+            {P, 1000, 0, 0, 10000, 9000, false, false, false},
+            {P, 2000, 0, 0, 10000, 9000, false, false, false},
+            {P, 3000, 0, 0, 10000, 9000, false, false, false},
+            // k4: q 3000 < 3000 + 10,000: shared, w 1000; T after 0.5 * 19,000 = 9,500.
+            {S, 3000, 1000, 0, 9500, 8500, false, false, false},
+            // k5: q 4000 < 3000 + 9,500: shared, w 2000; T 0.5 * 18,000 = 9,000.
+            {S, 3000, 2000, 0, 9000, 8000, false, false, false},
+            // k6: q 5000 < 12,000; w 3000; T 8,500.
+            {S, 3000, 3000, 0, 8500, 7500, false, false, false},
+            // k7: q 6000 < 11,500; w 4000; T 8,000.
+            {S, 3000, 4000, 0, 8000, 7000, false, false, false},
+            // k8: q 7000 < 11,000; w 5000; T 7,500.
+            {S, 3000, 5000, 0, 7500, 6500, false, false, false},
+            // k9: q 8000 < 10,500; w 6000; T 7,000.
+            {S, 3000, 6000, 0, 7000, 6000, false, false, false},
+            // k10: q 9000 < 10,000; w 7000; T 6,500.
+            {S, 3000, 7000, 0, 6500, 5500, false, false, false},
+            // k11: q 10,000 >= 3000 + 6,500 = 9,500; QueueLength: q < 9,500 + 6,000 =
+            // 15,500; Occupancy: h 0 < eta 6000: headroom, the queue was ON: PAUSE.
+            // T unchanged (w unchanged), so the two checks agree from here on.
+            {H, 3000, 7000, 1000, 6500, 5500, true, false, true},
+            // k12..16: q 11,000 .. 15,000 < 15,500 and h 1000 .. 5000 < 6000:
+            // headroom, already OFF: no PAUSE.
+            {H, 3000, 7000, 2000, 6500, 5500, false, false, true},
+            {H, 3000, 7000, 3000, 6500, 5500, false, false, true},
+            {H, 3000, 7000, 4000, 6500, 5500, false, false, true},
+            {H, 3000, 7000, 5000, 6500, 5500, false, false, true},
+            {H, 3000, 7000, 6000, 6500, 5500, false, false, true},
+            // k17: q 16,000 >= 15,500 and h 6000 = eta: dropped, nothing changes.
+            {D, 3000, 7000, 6000, 6500, 5500, false, false, true},
+        };
+        for (size_t k = 0; k < fill.size(); ++k)
+        {
+            AdmitAndCheck(mmu, 0, fill[k], "arrival " + std::to_string(k + 1));
+        }
+        EXPECT_EQ(mmu->GetPauseCount(), 1U);
+        EXPECT_EQ(log.pauses, 1U);
+        EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), 1U);
+        EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSY_OVERFLOW), 0U);
+        EXPECT_EQ(log.losslessDrops, 1U);
+        EXPECT_EQ(log.lastPort, 0U);
+        EXPECT_EQ(log.lastCls, 1U);
+        EXPECT_EQ(log.lastDropBytes, 1000U);
+        EXPECT_EQ(mmu->GetSharedUsed(), 7000U);
+        EXPECT_EQ(mmu->GetLosslessUsed(), 16000U); // 16 admitted packets
+        EXPECT_EQ(log.ingressEvents, 16U);         // no event for the drop
+        EXPECT_EQ(log.lastIngress[0 * 8 + 1], 16000U);
+        // The other port is untouched.
+        EXPECT_EQ(mmu->GetIngressBytes(1, 1), 0U);
+        EXPECT_FALSE(mmu->IsOff(1, 1));
+
+        // Release 1000 B at a time: headroom first, then shared, then private.  Xon after
+        // each release = 0.5 (20,000 - w) - 1000.
+        const std::vector<Step> drain = {
+            // r1..6: headroom 5000 .. 0, w 7000 >= Xon 5,500: stays OFF.
+            {P, 3000, 7000, 5000, 6500, 5500, false, false, true},
+            {P, 3000, 7000, 4000, 6500, 5500, false, false, true},
+            {P, 3000, 7000, 3000, 6500, 5500, false, false, true},
+            {P, 3000, 7000, 2000, 6500, 5500, false, false, true},
+            {P, 3000, 7000, 1000, 6500, 5500, false, false, true},
+            {P, 3000, 7000, 0, 6500, 5500, false, false, true},
+            // r7: w 6000, T 0.5 * 14,000 = 7,000, Xon 6,000: w = Xon, not below: OFF.
+            {P, 3000, 6000, 0, 7000, 6000, false, false, true},
+            // r8: w 5000, T 7,500, Xon 6,500: w < Xon: RESUME, ON.
+            {P, 3000, 5000, 0, 7500, 6500, false, true, false},
+            // r9..13: w 4000 .. 0, ON: nothing.
+            {P, 3000, 4000, 0, 8000, 7000, false, false, false},
+            {P, 3000, 3000, 0, 8500, 7500, false, false, false},
+            {P, 3000, 2000, 0, 9000, 8000, false, false, false},
+            {P, 3000, 1000, 0, 9500, 8500, false, false, false},
+            {P, 3000, 0, 0, 10000, 9000, false, false, false},
+            // r14..16: private 2000 .. 0.
+            {P, 2000, 0, 0, 10000, 9000, false, false, false},
+            {P, 1000, 0, 0, 10000, 9000, false, false, false},
+            {P, 0, 0, 0, 10000, 9000, false, false, false},
+        };
+        for (size_t r = 0; r < drain.size(); ++r)
+        {
+            ReleaseAndCheck(mmu, 0, drain[r], "release " + std::to_string(r + 1));
+        }
+        EXPECT_EQ(mmu->GetResumeCount(), 1U);
+        EXPECT_EQ(log.resumes, 1U);
+        EXPECT_EQ(mmu->GetSharedUsed(), 0U);
+        EXPECT_EQ(mmu->GetLosslessUsed(), 0U);
+        EXPECT_EQ(log.ingressEvents, 32U);
+        EXPECT_EQ(log.lastIngress[0 * 8 + 1], 0U);
     }
-    EXPECT_EQ(mmu->GetResumeCount(), 1U);
-    EXPECT_EQ(log.resumes, 1U);
-    EXPECT_EQ(mmu->GetSharedUsed(), 0U);
-    EXPECT_EQ(mmu->GetLosslessUsed(), 0U);
-    EXPECT_EQ(log.ingressEvents, 32U);
-    EXPECT_EQ(log.lastIngress[0 * 8 + 1], 0U);
 }
 
 TEST(MmuFourCases, ReleaseSpansSegments)
 {
-    Ptr<SwitchMmu> mmu = Small();
-    mmu->Setup(2);
-    // 11 packets of 1000 B: private 3000, w 7000, headroom 1000 (FillDrainOneQueue k11).
-    for (int k = 0; k < 11; ++k)
+    for (const char* check : kChecks)
     {
-        mmu->AdmitLossless(0, 1, 1000);
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        // 11 packets of 1000 B: private 3000, w 7000, headroom 1000 (FillDrainOneQueue k11).
+        for (int k = 0; k < 11; ++k)
+        {
+            mmu->AdmitLossless(0, 1, 1000);
+        }
+        ASSERT_EQ(mmu->GetHeadroomBytes(0, 1), 1000U);
+        // Releasing 2500 B takes the 1000 B of headroom, then 1500 B of shared: w 5500.
+        // T = 0.5 (20,000 - 5,500) = 7,250, Xon 6,250 > 5,500: RESUME.
+        EXPECT_TRUE(mmu->ReleaseLossless(0, 1, 2500));
+        EXPECT_EQ(mmu->GetHeadroomBytes(0, 1), 0U);
+        EXPECT_EQ(mmu->GetSharedBytes(0, 1), 5500U);
+        EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 3000U);
+        EXPECT_EQ(mmu->GetSharedUsed(), 5500U);
+        // Releasing 6000 B: 5500 shared, then 500 private.
+        EXPECT_FALSE(mmu->ReleaseLossless(0, 1, 6000));
+        EXPECT_EQ(mmu->GetSharedBytes(0, 1), 0U);
+        EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 2500U);
+        EXPECT_EQ(mmu->GetLosslessUsed(), 2500U);
+        // A whole packet goes to one segment: q 2500 < phi 3000, a 1500 B packet is all
+        // private (private 4000 > phi); the next one, q 4000 >= phi, is shared.
+        EXPECT_EQ(mmu->AdmitLossless(0, 1, 1500).segment, MmuSegment::PRIVATE);
+        EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 4000U);
+        EXPECT_EQ(mmu->AdmitLossless(0, 1, 1500).segment, MmuSegment::SHARED);
+        EXPECT_EQ(mmu->GetSharedBytes(0, 1), 1500U);
     }
-    ASSERT_EQ(mmu->GetHeadroomBytes(0, 1), 1000U);
-    // Releasing 2500 B takes the 1000 B of headroom, then 1500 B of shared: w 5500.
-    // T = 0.5 (20,000 - 5,500) = 7,250, Xon 6,250 > 5,500: RESUME.
-    EXPECT_TRUE(mmu->ReleaseLossless(0, 1, 2500));
-    EXPECT_EQ(mmu->GetHeadroomBytes(0, 1), 0U);
-    EXPECT_EQ(mmu->GetSharedBytes(0, 1), 5500U);
-    EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 3000U);
-    EXPECT_EQ(mmu->GetSharedUsed(), 5500U);
-    // Releasing 6000 B: 5500 shared, then 500 private.
-    EXPECT_FALSE(mmu->ReleaseLossless(0, 1, 6000));
-    EXPECT_EQ(mmu->GetSharedBytes(0, 1), 0U);
-    EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 2500U);
-    EXPECT_EQ(mmu->GetLosslessUsed(), 2500U);
-    // A whole packet goes to one segment: q 2500 < phi 3000, a 1500 B packet is all
-    // private (private 4000 > phi); the next one, q 4000 >= phi, is shared.
-    EXPECT_EQ(mmu->AdmitLossless(0, 1, 1500).segment, MmuSegment::PRIVATE);
-    EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 4000U);
-    EXPECT_EQ(mmu->AdmitLossless(0, 1, 1500).segment, MmuSegment::SHARED);
-    EXPECT_EQ(mmu->GetSharedBytes(0, 1), 1500U);
 }
 
 // ---------------------------------------------------------------------------
@@ -525,57 +555,72 @@ FillTwoQueues(Ptr<SwitchMmu> mmu)
 
 TEST(MmuDynamicThreshold, ShrinksWithOtherQueues)
 {
-    Ptr<SwitchMmu> mmu = Small();
-    mmu->Setup(2);
-    FillTwoQueues(mmu);
-    EXPECT_EQ(mmu->GetSharedUsed(), 11000U); // 5000 (A) + 6000 (B)
-    EXPECT_EQ(mmu->GetPauseCount(), 1U);
-    EXPECT_FALSE(mmu->IsOff(1, 1));
+    for (const char* check : kChecks)
+    {
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        FillTwoQueues(mmu);
+        EXPECT_EQ(mmu->GetSharedUsed(), 11000U); // 5000 (A) + 6000 (B)
+        EXPECT_EQ(mmu->GetPauseCount(), 1U);
+        EXPECT_FALSE(mmu->IsOff(1, 1));
+    }
 }
 
 TEST(MmuDynamicThreshold, ArrivalSideResume)
 {
-    Ptr<SwitchMmu> mmu = Small();
-    mmu->Setup(2);
-    FillTwoQueues(mmu);
-    // B releases shared bytes; T and Xon grow, A (no event of its own) stays OFF.
-    // After j releases: sum w = 11,000 - 1000 j, T = 0.5 (9,000 + 1000 j), Xon = T - 1000.
-    const uint64_t t[] = {5000, 5500, 6000, 6500};
-    for (int j = 1; j <= 4; ++j)
+    for (const char* check : kChecks)
     {
-        EXPECT_FALSE(mmu->ReleaseLossless(1, 1, 1000)) << j; // B is ON
-        EXPECT_EQ(mmu->GetDynamicThreshold(), t[j - 1]) << j;
-        EXPECT_EQ(mmu->GetXon(), t[j - 1] - 1000) << j;
-        EXPECT_TRUE(mmu->IsOff(0, 1)) << j;
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        FillTwoQueues(mmu);
+        // B releases shared bytes; T and Xon grow, A (no event of its own) stays OFF.
+        // After j releases: sum w = 11,000 - 1000 j, T = 0.5 (9,000 + 1000 j), Xon = T - 1000.
+        const uint64_t t[] = {5000, 5500, 6000, 6500};
+        for (int j = 1; j <= 4; ++j)
+        {
+            EXPECT_FALSE(mmu->ReleaseLossless(1, 1, 1000)) << j; // B is ON
+            EXPECT_EQ(mmu->GetDynamicThreshold(), t[j - 1]) << j;
+            EXPECT_EQ(mmu->GetXon(), t[j - 1] - 1000) << j;
+            EXPECT_TRUE(mmu->IsOff(0, 1)) << j;
+        }
+        // Now w_A 5000 < Xon 5,500.  A arrival: q 8000 < 3000 + 6,500: shared (case 2),
+        // OFF and w < Xon: RESUME on arrival; w_A 6000.
+        SwitchMmu::Admission adm = mmu->AdmitLossless(0, 1, 1000);
+        EXPECT_EQ(adm.segment, MmuSegment::SHARED);
+        EXPECT_FALSE(adm.pause);
+        EXPECT_TRUE(adm.resume);
+        EXPECT_FALSE(mmu->IsOff(0, 1));
+        EXPECT_EQ(mmu->GetSharedBytes(0, 1), 6000U);
+        EXPECT_EQ(mmu->GetResumeCount(), 1U);
     }
-    // Now w_A 5000 < Xon 5,500.  A arrival: q 8000 < 3000 + 6,500: shared (case 2),
-    // OFF and w < Xon: RESUME on arrival; w_A 6000.
-    SwitchMmu::Admission adm = mmu->AdmitLossless(0, 1, 1000);
-    EXPECT_EQ(adm.segment, MmuSegment::SHARED);
-    EXPECT_FALSE(adm.pause);
-    EXPECT_TRUE(adm.resume);
-    EXPECT_FALSE(mmu->IsOff(0, 1));
-    EXPECT_EQ(mmu->GetSharedBytes(0, 1), 6000U);
-    EXPECT_EQ(mmu->GetResumeCount(), 1U);
 }
 
 TEST(MmuDynamicThreshold, NoArrivalResumeAtXon)
 {
-    Ptr<SwitchMmu> mmu = Small();
-    mmu->Setup(2);
-    FillTwoQueues(mmu);
-    // Three B releases: T 6,000, Xon 5,000 = w_A (above).
-    for (int j = 0; j < 3; ++j)
+    for (const char* check : kChecks)
     {
-        mmu->ReleaseLossless(1, 1, 1000);
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        FillTwoQueues(mmu);
+        // Three B releases: T 6,000, Xon 5,000 = w_A (above).
+        for (int j = 0; j < 3; ++j)
+        {
+            mmu->ReleaseLossless(1, 1, 1000);
+        }
+        ASSERT_EQ(mmu->GetXon(), 5000U);
+        // A arrival: q 8000 < 3000 + 6,000: shared; w_A 5000 is not below Xon: stays OFF.
+        SwitchMmu::Admission adm = mmu->AdmitLossless(0, 1, 1000);
+        EXPECT_EQ(adm.segment, MmuSegment::SHARED);
+        EXPECT_FALSE(adm.resume);
+        EXPECT_TRUE(mmu->IsOff(0, 1));
+        EXPECT_EQ(mmu->GetResumeCount(), 0U);
     }
-    ASSERT_EQ(mmu->GetXon(), 5000U);
-    // A arrival: q 8000 < 3000 + 6,000: shared; w_A 5000 is not below Xon: stays OFF.
-    SwitchMmu::Admission adm = mmu->AdmitLossless(0, 1, 1000);
-    EXPECT_EQ(adm.segment, MmuSegment::SHARED);
-    EXPECT_FALSE(adm.resume);
-    EXPECT_TRUE(mmu->IsOff(0, 1));
-    EXPECT_EQ(mmu->GetResumeCount(), 0U);
 }
 
 TEST(MmuDynamicThreshold, ClampsAtZero)
@@ -586,52 +631,243 @@ TEST(MmuDynamicThreshold, ClampsAtZero)
     //  a3: q 8000 < 3000 + 4 * 16,000 = 67,000: shared, w 8000;
     //  a4: q 12,000 < 3000 + 4 * 12,000 = 51,000: shared, w 12,000;
     //  a5: q 16,000 < 3000 + 4 * 8,000 = 35,000: shared, w 16,000; T = 4 * 4,000 = 16,000;
-    //  a6: q 20,000 >= 3000 + 16,000 = 19,000 (and < 25,000): headroom.
-    Ptr<SwitchMmu> mmu = Small(4.0, 1000);
-    mmu->Setup(2);
-    for (int k = 0; k < 5; ++k)
+    //  a6: q 20,000 >= 3000 + 16,000 = 19,000; q < 25,000 (QueueLength) and h 0 < 6000
+    //      (Occupancy): headroom, PAUSE.
+    for (const char* check : kChecks)
     {
-        mmu->AdmitLossless(0, 1, 4000);
+        SCOPED_TRACE(check);
+        const bool literal = std::string(check) == "QueueLength";
+        Ptr<SwitchMmu> mmu = Small(4.0, 1000);
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        for (int k = 0; k < 5; ++k)
+        {
+            mmu->AdmitLossless(0, 1, 4000);
+        }
+        EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 4000U);
+        EXPECT_EQ(mmu->GetSharedBytes(0, 1), 16000U);
+        EXPECT_EQ(mmu->GetDynamicThreshold(), 16000U);
+        EXPECT_TRUE(mmu->AdmitLossless(0, 1, 4000).pause);
+        EXPECT_EQ(mmu->GetHeadroomBytes(0, 1), 4000U);
+        // Queue B overshoots the pool: private 4000 (q 0), then q 4000 < 3000 + 16,000:
+        // shared, sum w = 20,000 = Bs: T = 0, Xon = 0.  Another B packet, q 8000 >=
+        // 3000 + 0; q 8000 < 3000 + 0 + 6000 = 9000 and h 0 < 6000: headroom (PAUSE).
+        mmu->AdmitLossless(1, 1, 4000);
+        EXPECT_EQ(mmu->AdmitLossless(1, 1, 4000).segment, S);
+        EXPECT_EQ(mmu->GetSharedUsed(), 20000U);
+        EXPECT_EQ(mmu->GetDynamicThreshold(), 0U);
+        EXPECT_EQ(mmu->GetXon(), 0U);
+        SwitchMmu::Admission adm = mmu->AdmitLossless(1, 1, 4000);
+        EXPECT_EQ(adm.segment, H);
+        EXPECT_TRUE(adm.pause);
+        // 1000 B packets to B, q_B = 12,000, h_B = 4000 before the first:
+        //  QueueLength: 12,000 < 3000 + 0 + 6000 = 9000? no: dropped (and every later one);
+        //  Occupancy: h 4000 < 6000: headroom (h 5000); h 5000 < 6000: headroom (h 6000);
+        //  h 6000 = eta: dropped.
+        EXPECT_EQ(mmu->AdmitLossless(1, 1, 1000).segment, literal ? D : H);
+        EXPECT_EQ(mmu->AdmitLossless(1, 1, 1000).segment, literal ? D : H);
+        EXPECT_EQ(mmu->AdmitLossless(1, 1, 1000).segment, D);
+        EXPECT_EQ(mmu->GetHeadroomBytes(1, 1), literal ? 4000U : 6000U);
+        // A, OFF since a6, also lost T = 16,000 to B: q_A 24,000, h_A 4000; 1000 B:
+        // QueueLength 24,000 < 3000 + 0 + 6000? no: dropped; Occupancy h 4000 < 6000:
+        // headroom (h 5000).
+        EXPECT_EQ(mmu->AdmitLossless(0, 1, 1000).segment, literal ? D : H);
+        // Drops: QueueLength 3 (B) + 1 (A) = 4; Occupancy 1 (B's third).
+        EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), literal ? 4U : 1U);
+        EXPECT_EQ(mmu->GetPauseCount(), 2U);
+        EXPECT_EQ(mmu->GetResumeCount(), 0U);
     }
-    EXPECT_EQ(mmu->GetPrivateBytes(0, 1), 4000U);
-    EXPECT_EQ(mmu->GetSharedBytes(0, 1), 16000U);
-    EXPECT_EQ(mmu->GetDynamicThreshold(), 16000U);
-    EXPECT_EQ(mmu->AdmitLossless(0, 1, 4000).segment, MmuSegment::HEADROOM);
-    // Queue B overshoots the pool: private 4000 (q 0), then q 4000 < 3000 + 16,000:
-    // shared, sum w = 20,000 = Bs: T = 0, Xon = 0.  Another B packet, q 8000 >= 3000:
-    // headroom (PAUSE).
-    mmu->AdmitLossless(1, 1, 4000);
-    EXPECT_EQ(mmu->AdmitLossless(1, 1, 4000).segment, MmuSegment::SHARED);
-    EXPECT_EQ(mmu->GetSharedUsed(), 20000U);
-    EXPECT_EQ(mmu->GetDynamicThreshold(), 0U);
-    EXPECT_EQ(mmu->GetXon(), 0U);
-    SwitchMmu::Admission adm = mmu->AdmitLossless(1, 1, 4000);
-    EXPECT_EQ(adm.segment, MmuSegment::HEADROOM);
-    EXPECT_TRUE(adm.pause);
-    // One more 1000 B packet to B: q 12,000 < 3000 + 0 + 6000? no: dropped.
-    EXPECT_EQ(mmu->AdmitLossless(1, 1, 1000).segment, MmuSegment::DROPPED);
 }
 
 TEST(MmuDynamicThreshold, EmptiedOffQueueResumesWhenXonIsZero)
 {
     // Alpha 0.5, XonOffset 20,000: Xon = max(T - 20,000, 0) = 0 always, so w < Xon
     // never holds; the queue turns ON when its last byte leaves.
-    Ptr<SwitchMmu> mmu = Small(0.5, 20000);
-    mmu->Setup(2);
-    for (int k = 0; k < 11; ++k) // as FillDrainOneQueue: PAUSE at k11
+    for (const char* check : kChecks)
     {
-        mmu->AdmitLossless(0, 1, 1000);
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small(0.5, 20000);
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        for (int k = 0; k < 11; ++k) // as FillDrainOneQueue: PAUSE at k11
+        {
+            mmu->AdmitLossless(0, 1, 1000);
+        }
+        ASSERT_TRUE(mmu->IsOff(0, 1));
+        ASSERT_EQ(mmu->GetXon(), 0U);
+        for (int r = 0; r < 10; ++r) // 11,000 B -> 1000 B
+        {
+            EXPECT_FALSE(mmu->ReleaseLossless(0, 1, 1000)) << r;
+        }
+        EXPECT_TRUE(mmu->IsOff(0, 1));
+        EXPECT_TRUE(mmu->ReleaseLossless(0, 1, 1000)); // empty now
+        EXPECT_FALSE(mmu->IsOff(0, 1));
+        EXPECT_EQ(mmu->GetResumeCount(), 1U);
     }
-    ASSERT_TRUE(mmu->IsOff(0, 1));
-    ASSERT_EQ(mmu->GetXon(), 0U);
-    for (int r = 0; r < 10; ++r) // 11,000 B -> 1000 B
+}
+
+// ---------------------------------------------------------------------------
+// HeadroomCheck and RESUME with a moving T(t) (Small, Alpha 0.5, XonOffset 1000)
+// ---------------------------------------------------------------------------
+
+TEST(MmuHeadroomCheck, ThresholdShrinksAfterPause)
+{
+    for (const char* check : kChecks)
     {
-        EXPECT_FALSE(mmu->ReleaseLossless(0, 1, 1000)) << r;
+        SCOPED_TRACE(check);
+        const bool literal = std::string(check) == "QueueLength";
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+        TraceLog log;
+        log.Connect(mmu, 2);
+
+        // A = (0, 1) alone, 11 packets of 1000 B: as FillDrainOneQueue k1..11, PAUSE at
+        // k11 (both checks agree: T stood still): private 3000, w_A 7000, h_A 1000,
+        // T = 0.5 (20,000 - 7,000) = 6,500.
+        for (int k = 1; k <= 11; ++k)
+        {
+            EXPECT_EQ(mmu->AdmitLossless(0, 1, 1000).pause, k == 11) << k;
+        }
+        ExpectState(mmu, 0, {H, 3000, 7000, 1000, 6500, 5500, false, false, true}, "A paused");
+
+        // While the PAUSE travels upstream, B = (1, 1) fills the shared buffer; T before
+        // B's arrival = 0.5 (20,000 - 7,000 - w_B):
+        const std::vector<Step> b = {
+            // B1..3: q_B 0, 1000, 2000 < phi: private; T stays 6,500.
+            {P, 1000, 0, 0, 6500, 5500, false, false, false},
+            {P, 2000, 0, 0, 6500, 5500, false, false, false},
+            {P, 3000, 0, 0, 6500, 5500, false, false, false},
+            // B4: q_B 3000 < 3000 + 6,500: shared; sum w 8000, T 0.5 * 12,000 = 6,000.
+            {S, 3000, 1000, 0, 6000, 5000, false, false, false},
+            // B5: q_B 4000 < 9,000; sum w 9000, T 5,500.
+            {S, 3000, 2000, 0, 5500, 4500, false, false, false},
+            // B6: q_B 5000 < 8,500; sum w 10,000, T 5,000.
+            {S, 3000, 3000, 0, 5000, 4000, false, false, false},
+            // B7: q_B 6000 < 8,000; sum w 11,000, T 4,500.
+            {S, 3000, 4000, 0, 4500, 3500, false, false, false},
+            // B8: q_B 7000 < 7,500; sum w 12,000, T 4,000.
+            {S, 3000, 5000, 0, 4000, 3000, false, false, false},
+        };
+        for (size_t k = 0; k < b.size(); ++k)
+        {
+            AdmitAndCheck(mmu, 1, b[k], "B arrival " + std::to_string(k + 1));
+        }
+
+        // A's in-flight packets arrive with T = 4,000 (A's arrivals do not change w):
+        // q_A >= phi + T = 7,000 always, so case 3 or 4.  QueueLength admits while
+        // q_A < 3000 + 4,000 + 6,000 = 13,000; Occupancy while h_A < 6,000.
+        //  k12: q 11,000 < 13,000, h 1000 < 6000: headroom in both (h 2000);
+        //  k13: q 12,000 < 13,000, h 2000 < 6000: headroom in both (h 3000);
+        //  k14: q 13,000 = 13,000: QueueLength drops, with 6000 - 3000 = 3000 B of the
+        //       queue's reserved headroom unused; h 3000 < 6000: Occupancy admits (h 4000);
+        //  k15, k16: QueueLength drops (q stays 13,000); Occupancy h 4000, 5000 < 6000:
+        //       headroom (h 5000, 6000);
+        //  k17: h 6000 = eta: both drop.
+        std::vector<Step> a = {
+            {H, 3000, 7000, 2000, 4000, 3000, false, false, true},
+            {H, 3000, 7000, 3000, 4000, 3000, false, false, true},
+        };
+        if (literal)
+        {
+            for (int k = 14; k <= 17; ++k)
+            {
+                a.push_back({D, 3000, 7000, 3000, 4000, 3000, false, false, true});
+            }
+        }
+        else
+        {
+            a.push_back({H, 3000, 7000, 4000, 4000, 3000, false, false, true});
+            a.push_back({H, 3000, 7000, 5000, 4000, 3000, false, false, true});
+            a.push_back({H, 3000, 7000, 6000, 4000, 3000, false, false, true});
+            a.push_back({D, 3000, 7000, 6000, 4000, 3000, false, false, true});
+        }
+        for (size_t k = 0; k < a.size(); ++k)
+        {
+            AdmitAndCheck(mmu, 0, a[k], "A arrival " + std::to_string(k + 12));
+        }
+        // QueueLength: k14..17 dropped; Occupancy: k17 only.
+        EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), literal ? 4U : 1U);
+        EXPECT_EQ(log.losslessDrops, literal ? 4U : 1U);
+        EXPECT_EQ(mmu->GetPauseCount(), 1U); // B never reached case 3
+        // Lossless bytes: A 3000 + 7000 + (3000 or 6000), B 3000 + 5000.
+        EXPECT_EQ(mmu->GetLosslessUsed(), literal ? 21000U : 24000U);
     }
-    EXPECT_TRUE(mmu->IsOff(0, 1));
-    EXPECT_TRUE(mmu->ReleaseLossless(0, 1, 1000)); // empty now
-    EXPECT_FALSE(mmu->IsOff(0, 1));
-    EXPECT_EQ(mmu->GetResumeCount(), 1U);
+}
+
+TEST(MmuResume, WaitsForEmptyHeadroom)
+{
+    for (const char* check : kChecks)
+    {
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->Setup(2);
+
+        // B = (1, 1) first, 9 packets: private 3000, w_B 6000 (as FillDrainOneQueue
+        // k1..9); T = 0.5 (20,000 - 6,000) = 7,000.
+        for (int k = 0; k < 9; ++k)
+        {
+            mmu->AdmitLossless(1, 1, 1000);
+        }
+        ASSERT_EQ(mmu->GetSharedBytes(1, 1), 6000U);
+
+        // A = (0, 1), 10 packets (as FillTwoQueues A1..9, plus one in flight):
+        const std::vector<Step> a = {
+            {P, 1000, 0, 0, 7000, 6000, false, false, false},
+            {P, 2000, 0, 0, 7000, 6000, false, false, false},
+            {P, 3000, 0, 0, 7000, 6000, false, false, false},
+            // A4..8: q 3000 .. 7000 < 3000 + T; sum w 7000 .. 11,000,
+            // T = 0.5 (20,000 - sum w) = 6,500 .. 4,500.
+            {S, 3000, 1000, 0, 6500, 5500, false, false, false},
+            {S, 3000, 2000, 0, 6000, 5000, false, false, false},
+            {S, 3000, 3000, 0, 5500, 4500, false, false, false},
+            {S, 3000, 4000, 0, 5000, 4000, false, false, false},
+            {S, 3000, 5000, 0, 4500, 3500, false, false, false},
+            // A9: q 8000 >= 3000 + 4,500; q < 7,500 + 6,000 and h 0 < 6000: headroom, PAUSE.
+            {H, 3000, 5000, 1000, 4500, 3500, true, false, true},
+            // A10: q 9000 < 13,500, h 1000 < 6000: headroom.
+            {H, 3000, 5000, 2000, 4500, 3500, false, false, true},
+        };
+        for (size_t k = 0; k < a.size(); ++k)
+        {
+            AdmitAndCheck(mmu, 0, a[k], "A arrival " + std::to_string(k + 1));
+        }
+
+        // B drains its shared bytes: after j releases sum w = 11,000 - 1000 j,
+        // T = 0.5 (9,000 + 1000 j), Xon = T - 1000.  From j = 4 on (Xon 5,500) w_A 5000
+        // is below Xon while h_A = 2000 > 0.
+        const uint64_t t[] = {5000, 5500, 6000, 6500, 7000, 7500};
+        for (int j = 1; j <= 6; ++j)
+        {
+            EXPECT_FALSE(mmu->ReleaseLossless(1, 1, 1000)) << j; // B is ON
+            EXPECT_EQ(mmu->GetDynamicThreshold(), t[j - 1]) << j;
+            EXPECT_EQ(mmu->GetXon(), t[j - 1] - 1000) << j;
+            EXPECT_TRUE(mmu->IsOff(0, 1)) << j;
+        }
+        ASSERT_EQ(mmu->GetSharedUsed(), 5000U); // w_A only
+
+        // A arrival of 100 B: q_A 10,000 < phi + T = 3000 + 7,500 = 10,500: shared (case
+        // 2); OFF and w_A 5000 < Xon 6,500, but h_A 2000 > 0: no RESUME.  After: w_A
+        // 5,100, T = 0.5 (20,000 - 5,100) = 7,450, Xon 6,450.
+        SwitchMmu::Admission adm = mmu->AdmitLossless(0, 1, 100);
+        EXPECT_EQ(adm.segment, S);
+        EXPECT_FALSE(adm.pause);
+        EXPECT_FALSE(adm.resume);
+        ExpectState(mmu, 0, {S, 3000, 5100, 2000, 7450, 6450, false, false, true}, "A 100 B");
+
+        // A releases 1000 B: from the headroom, h_A 1000; w_A 5,100 < Xon 6,450 but
+        // h_A > 0: still OFF.
+        ReleaseAndCheck(mmu,
+                        0,
+                        {P, 3000, 5100, 1000, 7450, 6450, false, false, true},
+                        "A release 1");
+        // A releases 1000 B: h_A 0, w_A 5,100 < 6,450: RESUME.
+        ReleaseAndCheck(mmu, 0, {P, 3000, 5100, 0, 7450, 6450, false, true, false}, "A release 2");
+        EXPECT_EQ(mmu->GetPauseCount(), 1U);
+        EXPECT_EQ(mmu->GetResumeCount(), 1U);
+        EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), 0U);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -640,71 +876,76 @@ TEST(MmuDynamicThreshold, EmptiedOffQueueResumesWhenXonIsZero)
 
 TEST(MmuStatic, FixedXoffXon)
 {
-    Ptr<SwitchMmu> mmu = Small();
-    mmu->SetAttribute("ThresholdMode", StringValue("Static"));
-    mmu->SetAttribute("StaticXoff", UintegerValue(5000));
-    mmu->SetAttribute("StaticXon", UintegerValue(2000));
-    mmu->Setup(2);
-    EXPECT_EQ(mmu->GetDynamicThreshold(), 5000U);
-    EXPECT_EQ(mmu->GetXon(), 2000U);
+    for (const char* check : kChecks)
+    {
+        SCOPED_TRACE(check);
+        Ptr<SwitchMmu> mmu = Small();
+        mmu->SetAttribute("HeadroomCheck", StringValue(check));
+        mmu->SetAttribute("ThresholdMode", StringValue("Static"));
+        mmu->SetAttribute("StaticXoff", UintegerValue(5000));
+        mmu->SetAttribute("StaticXon", UintegerValue(2000));
+        mmu->Setup(2);
+        EXPECT_EQ(mmu->GetDynamicThreshold(), 5000U);
+        EXPECT_EQ(mmu->GetXon(), 2000U);
 
-    // T = 5000 always: phi + T = 8000, phi + T + eta = 14,000.
-    const std::vector<Step> fill = {
-        {P, 1000, 0, 0, 5000, 2000, false, false, false},
-        {P, 2000, 0, 0, 5000, 2000, false, false, false},
-        {P, 3000, 0, 0, 5000, 2000, false, false, false},
-        // q 3000 .. 7000 < 8000: shared, w 1000 .. 5000.
-        {S, 3000, 1000, 0, 5000, 2000, false, false, false},
-        {S, 3000, 2000, 0, 5000, 2000, false, false, false},
-        {S, 3000, 3000, 0, 5000, 2000, false, false, false},
-        {S, 3000, 4000, 0, 5000, 2000, false, false, false},
-        {S, 3000, 5000, 0, 5000, 2000, false, false, false},
-        // q 8000 >= 8000: headroom + PAUSE; q 9000 .. 13,000: headroom.
-        {H, 3000, 5000, 1000, 5000, 2000, true, false, true},
-        {H, 3000, 5000, 2000, 5000, 2000, false, false, true},
-        {H, 3000, 5000, 3000, 5000, 2000, false, false, true},
-        {H, 3000, 5000, 4000, 5000, 2000, false, false, true},
-        {H, 3000, 5000, 5000, 5000, 2000, false, false, true},
-        {H, 3000, 5000, 6000, 5000, 2000, false, false, true},
-        // q 14,000 >= 14,000: drop.
-        {D, 3000, 5000, 6000, 5000, 2000, false, false, true},
-    };
-    for (size_t k = 0; k < fill.size(); ++k)
-    {
-        AdmitAndCheck(mmu, 0, fill[k], "arrival " + std::to_string(k + 1));
-    }
-    // The other queue's threshold does not depend on A's shared bytes: B = (1, 1)
-    // also gets 5 shared packets and pauses at its 9th.
-    for (int k = 1; k <= 9; ++k)
-    {
-        SwitchMmu::Admission adm = mmu->AdmitLossless(1, 1, 1000);
-        EXPECT_EQ(adm.segment, k <= 3 ? P : (k <= 8 ? S : H)) << k;
-        EXPECT_EQ(adm.pause, k == 9) << k;
-    }
-    EXPECT_EQ(mmu->GetSharedUsed(), 10000U);
+        // T = 5000 always: phi + T = 8000, phi + T + eta = 14,000.
+        const std::vector<Step> fill = {
+            {P, 1000, 0, 0, 5000, 2000, false, false, false},
+            {P, 2000, 0, 0, 5000, 2000, false, false, false},
+            {P, 3000, 0, 0, 5000, 2000, false, false, false},
+            // q 3000 .. 7000 < 8000: shared, w 1000 .. 5000.
+            {S, 3000, 1000, 0, 5000, 2000, false, false, false},
+            {S, 3000, 2000, 0, 5000, 2000, false, false, false},
+            {S, 3000, 3000, 0, 5000, 2000, false, false, false},
+            {S, 3000, 4000, 0, 5000, 2000, false, false, false},
+            {S, 3000, 5000, 0, 5000, 2000, false, false, false},
+            // q 8000 >= 8000: headroom + PAUSE; q 9000 .. 13,000: headroom.
+            {H, 3000, 5000, 1000, 5000, 2000, true, false, true},
+            {H, 3000, 5000, 2000, 5000, 2000, false, false, true},
+            {H, 3000, 5000, 3000, 5000, 2000, false, false, true},
+            {H, 3000, 5000, 4000, 5000, 2000, false, false, true},
+            {H, 3000, 5000, 5000, 5000, 2000, false, false, true},
+            {H, 3000, 5000, 6000, 5000, 2000, false, false, true},
+            // q 14,000 >= 14,000: drop.
+            {D, 3000, 5000, 6000, 5000, 2000, false, false, true},
+        };
+        for (size_t k = 0; k < fill.size(); ++k)
+        {
+            AdmitAndCheck(mmu, 0, fill[k], "arrival " + std::to_string(k + 1));
+        }
+        // The other queue's threshold does not depend on A's shared bytes: B = (1, 1)
+        // also gets 5 shared packets and pauses at its 9th.
+        for (int k = 1; k <= 9; ++k)
+        {
+            SwitchMmu::Admission adm = mmu->AdmitLossless(1, 1, 1000);
+            EXPECT_EQ(adm.segment, k <= 3 ? P : (k <= 8 ? S : H)) << k;
+            EXPECT_EQ(adm.pause, k == 9) << k;
+        }
+        EXPECT_EQ(mmu->GetSharedUsed(), 10000U);
 
-    const std::vector<Step> drain = {
-        {P, 3000, 5000, 5000, 5000, 2000, false, false, true},
-        {P, 3000, 5000, 4000, 5000, 2000, false, false, true},
-        {P, 3000, 5000, 3000, 5000, 2000, false, false, true},
-        {P, 3000, 5000, 2000, 5000, 2000, false, false, true},
-        {P, 3000, 5000, 1000, 5000, 2000, false, false, true},
-        {P, 3000, 5000, 0, 5000, 2000, false, false, true},
-        {P, 3000, 4000, 0, 5000, 2000, false, false, true},
-        {P, 3000, 3000, 0, 5000, 2000, false, false, true},
-        // w 2000 = Xon: not below, still OFF.
-        {P, 3000, 2000, 0, 5000, 2000, false, false, true},
-        // w 1000 < 2000: RESUME.
-        {P, 3000, 1000, 0, 5000, 2000, false, true, false},
-        {P, 3000, 0, 0, 5000, 2000, false, false, false},
-    };
-    for (size_t r = 0; r < drain.size(); ++r)
-    {
-        ReleaseAndCheck(mmu, 0, drain[r], "release " + std::to_string(r + 1));
+        const std::vector<Step> drain = {
+            {P, 3000, 5000, 5000, 5000, 2000, false, false, true},
+            {P, 3000, 5000, 4000, 5000, 2000, false, false, true},
+            {P, 3000, 5000, 3000, 5000, 2000, false, false, true},
+            {P, 3000, 5000, 2000, 5000, 2000, false, false, true},
+            {P, 3000, 5000, 1000, 5000, 2000, false, false, true},
+            {P, 3000, 5000, 0, 5000, 2000, false, false, true},
+            {P, 3000, 4000, 0, 5000, 2000, false, false, true},
+            {P, 3000, 3000, 0, 5000, 2000, false, false, true},
+            // w 2000 = Xon: not below, still OFF.
+            {P, 3000, 2000, 0, 5000, 2000, false, false, true},
+            // w 1000 < 2000: RESUME.
+            {P, 3000, 1000, 0, 5000, 2000, false, true, false},
+            {P, 3000, 0, 0, 5000, 2000, false, false, false},
+        };
+        for (size_t r = 0; r < drain.size(); ++r)
+        {
+            ReleaseAndCheck(mmu, 0, drain[r], "release " + std::to_string(r + 1));
+        }
+        EXPECT_EQ(mmu->GetPauseCount(), 2U);
+        EXPECT_EQ(mmu->GetResumeCount(), 1U);
+        EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), 1U);
     }
-    EXPECT_EQ(mmu->GetPauseCount(), 2U);
-    EXPECT_EQ(mmu->GetResumeCount(), 1U);
-    EXPECT_EQ(mmu->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), 1U);
 }
 
 // ---------------------------------------------------------------------------
@@ -792,7 +1033,11 @@ TEST(MmuLossy, PoolCapWithLargeAlpha)
 namespace
 {
 
-/// Reference model: the four cases and the lossy rule, written from the spec.
+/**
+ * Reference model: the four cases and the lossy rule, written from the spec (the
+ * class comment of SwitchMmu): case 3 by either HeadroomCheck, and a queue turns ON
+ * only while its headroom is empty.
+ */
 struct RefMmu
 {
     struct Q
@@ -808,11 +1053,14 @@ struct RefMmu
     bool isStatic;
     uint64_t xoff, xon, xonOffset;
     uint8_t lossless;
+    bool literal; // HeadroomCheck QueueLength (else Occupancy)
     std::vector<Q> q;
     std::vector<uint64_t> lossyB;
     std::vector<std::deque<uint32_t>> lossyPackets;
     uint64_t sharedUsed = 0, losslessUsed = 0, lossyUsed = 0;
     uint64_t pauses = 0, resumes = 0, losslessDrops = 0, lossyDrops = 0;
+    uint64_t disagreements = 0;  // case 3/4 decisions the other HeadroomCheck would flip
+    uint64_t blockedResumes = 0; // OFF, w < Xon, but h > 0: no RESUME
 
     uint64_t T() const
     {
@@ -848,16 +1096,24 @@ struct RefMmu
         {
             if (x.off && x.w < Xon())
             {
-                x.off = false;
-                a.resume = true;
-                ++resumes;
+                if (x.h == 0)
+                {
+                    x.off = false;
+                    a.resume = true;
+                    ++resumes;
+                }
+                else
+                {
+                    ++blockedResumes;
+                }
             }
             x.w += s;
             sharedUsed += s;
             a.segment = MmuSegment::SHARED;
         }
-        else if (qq < phi + t + eta)
+        else if (literal ? qq < phi + t + eta : x.h < eta)
         {
+            disagreements += literal ? x.h >= eta : qq >= phi + t + eta;
             if (!x.off)
             {
                 x.off = true;
@@ -869,6 +1125,7 @@ struct RefMmu
         }
         else
         {
+            disagreements += literal ? x.h < eta : qq < phi + t + eta;
             ++losslessDrops;
             return a;
         }
@@ -893,9 +1150,13 @@ struct RefMmu
         bool empty = x.p + x.w + x.h == 0;
         if (x.off && (x.w < Xon() || empty))
         {
-            x.off = false;
-            ++resumes;
-            return true;
+            if (x.h == 0)
+            {
+                x.off = false;
+                ++resumes;
+                return true;
+            }
+            ++blockedResumes;
         }
         return false;
     }
@@ -915,11 +1176,28 @@ struct RefMmu
     }
 };
 
-/// One random run: compare the MMU with RefMmu after every operation.
-void
-RandomRun(uint32_t seed, bool isStatic, double alpha, uint64_t xonOffset, double lossyAlpha)
+/// Counts of one RandomRun, for the callers' coverage checks.
+struct RunCounts
 {
-    SCOPED_TRACE("seed " + std::to_string(seed));
+    uint64_t disagreements = 0;  //!< RefMmu::disagreements
+    uint64_t blockedResumes = 0; //!< RefMmu::blockedResumes
+};
+
+/**
+ * One random run: compare the MMU with RefMmu after every operation.
+ * \param check the HeadroomCheck attribute value
+ * \return the coverage counts of the reference model
+ */
+RunCounts
+RandomRun(uint32_t seed,
+          bool isStatic,
+          double alpha,
+          uint64_t xonOffset,
+          double lossyAlpha,
+          const std::string& check)
+{
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", " + check);
+    RunCounts counts;
     const uint32_t nPorts = 3;
     // 3 ports, LosslessClasses 0x06 (classes 1, 2), phi 2000, eta 5000 fixed, lossy
     // pool 20,000, BufferSize 92,000: Bs = 72,000 - 2 * 3 * (2000 + 5000) = 30,000.
@@ -936,8 +1214,13 @@ RandomRun(uint32_t seed, bool isStatic, double alpha, uint64_t xonOffset, double
     mmu->SetAttribute("ThresholdMode", StringValue(isStatic ? "Static" : "Dynamic"));
     mmu->SetAttribute("StaticXoff", UintegerValue(6000));
     mmu->SetAttribute("StaticXon", UintegerValue(3000));
+    mmu->SetAttribute("HeadroomCheck", StringValue(check));
     mmu->Setup(nPorts);
-    ASSERT_EQ(mmu->GetSharedPoolSize(), 30000U);
+    EXPECT_EQ(mmu->GetSharedPoolSize(), 30000U);
+    if (mmu->GetSharedPoolSize() != 30000U)
+    {
+        return counts;
+    }
     TraceLog log;
     log.Connect(mmu, nPorts);
 
@@ -954,6 +1237,7 @@ RandomRun(uint32_t seed, bool isStatic, double alpha, uint64_t xonOffset, double
     ref.xon = 3000;
     ref.xonOffset = xonOffset;
     ref.lossless = 0x06;
+    ref.literal = check == "QueueLength";
     ref.q.resize(nPorts * 8);
     ref.lossyB.assign(nPorts * 8, 0);
     ref.lossyPackets.resize(nPorts * 8);
@@ -1063,12 +1347,14 @@ RandomRun(uint32_t seed, bool isStatic, double alpha, uint64_t xonOffset, double
         step(port, cls, pAdmit);
         if (::testing::Test::HasFatalFailure())
         {
-            FAIL() << "at operation " << n;
+            ADD_FAILURE() << "at operation " << n;
+            return counts;
         }
         checkAll("operation " + std::to_string(n));
         if (::testing::Test::HasFatalFailure())
         {
-            FAIL() << "at operation " << n;
+            ADD_FAILURE() << "at operation " << n;
+            return counts;
         }
     }
     // Every case was visited.
@@ -1101,7 +1387,8 @@ RandomRun(uint32_t seed, bool isStatic, double alpha, uint64_t xonOffset, double
         checkAll("drain");
         if (::testing::Test::HasFatalFailure())
         {
-            FAIL() << "while draining";
+            ADD_FAILURE() << "while draining";
+            return counts;
         }
     }
 
@@ -1123,25 +1410,45 @@ RandomRun(uint32_t seed, bool isStatic, double alpha, uint64_t xonOffset, double
     EXPECT_EQ(lossyAdmitted, lossyReleased);
     EXPECT_EQ(log.pauses, mmu->GetPauseCount());
     EXPECT_EQ(log.resumes, mmu->GetResumeCount());
+    counts.disagreements = ref.disagreements;
+    counts.blockedResumes = ref.blockedResumes;
+    std::cout << "[ info     ] seed " << seed << ", " << check << ": " << ref.pauses << " pauses, "
+              << ref.resumes << " resumes, " << ref.losslessDrops << " lossless drops, "
+              << ref.disagreements << " HeadroomCheck disagreements, " << ref.blockedResumes
+              << " resumes held back by h > 0\n";
+    return counts;
 }
 
 } // namespace
 
 TEST(MmuConservation, RandomDynamic)
 {
-    RandomRun(1, false, 0.5, 1500, 1.0);
-    RandomRun(2, false, 2.0, 0, 0.5);
+    for (const char* check : kChecks)
+    {
+        const RunCounts a = RandomRun(1, false, 0.5, 1500, 1.0, check);
+        const RunCounts b = RandomRun(2, false, 2.0, 0, 0.5, check);
+        // T(t) moves under OFF queues: both new rules are exercised.
+        EXPECT_GT(a.disagreements + b.disagreements, 0U) << check;
+        EXPECT_GT(a.blockedResumes + b.blockedResumes, 0U) << check;
+    }
 }
 
 TEST(MmuConservation, RandomDynamicXonOftenZero)
 {
     // XonOffset 3000 with Alpha 0.125: T <= 3000 once sum w >= 6000, so Xon is often 0.
-    RandomRun(3, false, 0.125, 3000, 2.0);
+    for (const char* check : kChecks)
+    {
+        const RunCounts c = RandomRun(3, false, 0.125, 3000, 2.0, check);
+        EXPECT_GT(c.disagreements, 0U) << check;
+    }
 }
 
 TEST(MmuConservation, RandomStatic)
 {
-    RandomRun(4, true, 0.0, 0, 1.0);
+    for (const char* check : kChecks)
+    {
+        RandomRun(4, true, 0.0, 0, 1.0, check);
+    }
 }
 
 // ---------------------------------------------------------------------------
