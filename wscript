@@ -85,6 +85,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('tagger')
     module_test.source = [
+        'test/pfc-device-test-suite.cc',
         'test/tagger-test-suite.cc',
         ]
 

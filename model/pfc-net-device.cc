@@ -159,7 +159,8 @@ PfcNetDevice::PfcNetDevice()
       m_pfcRx(0),
       m_pauseTx(0),
       m_resumeTx(0),
-      m_pfcLost(0)
+      m_pfcLost(0),
+      m_linkDowns(0)
 {
     NS_LOG_FUNCTION(this);
     for (uint32_t d = 0; d < m_dscpClass.size(); ++d)
@@ -325,6 +326,11 @@ PfcNetDevice::TryTransmit()
         if (eligible == 0)
         {
             return;
+        }
+        if (!m_scheduler)
+        {
+            // Frames sent before the node is initialised (before Simulator::Run).
+            m_scheduler = CreateObject<StrictPriorityPfcScheduler>();
         }
         cls = m_scheduler->Select(eligible, heads);
         NS_ASSERT(eligible & (1u << cls));
@@ -511,7 +517,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         }
         ++m_pfcRx;
         m_pfcRxTrace(pfc);
-        Simulator::Schedule(GetProcessingDelay(), &PfcNetDevice::ApplyPfc, this, pfc);
+        Simulator::Schedule(GetProcessingDelay(), &PfcNetDevice::ApplyPfc, this, pfc, m_linkDowns);
         return;
     }
     if (IsSwitchPort())
@@ -553,9 +559,16 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
 // ---------------------------------------------------------------------------
 
 void
-PfcNetDevice::ApplyPfc(PfcHeader pfc)
+PfcNetDevice::ApplyPfc(PfcHeader pfc, uint64_t linkDowns)
 {
     NS_LOG_FUNCTION(this);
+    if (!m_linkUp || linkDowns != m_linkDowns)
+    {
+        // The link went down after the frame arrived: going down cleared the
+        // pause state, and a frame from before must not pause the new link.
+        NS_LOG_LOGIC("PFC frame dropped: the link went down before it took effect");
+        return;
+    }
     Time now = Simulator::Now();
     for (uint8_t c = 0; c < kPfcClasses; ++c)
     {
@@ -691,6 +704,7 @@ PfcNetDevice::NotifyLinkChange(bool up)
     m_linkUp = up;
     if (!up)
     {
+        ++m_linkDowns;
         m_controlQueue.clear();
         for (uint8_t c = 0; c < kPfcClasses; ++c)
         {

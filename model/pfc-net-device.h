@@ -236,8 +236,9 @@ class PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The frame on the wire finished.
     void TransmitComplete();
-    /// Apply a received PFC frame (after the processing delay). \param pfc the body
-    void ApplyPfc(PfcHeader pfc);
+    /// Apply a received PFC frame (after the processing delay), unless the link
+    /// went down since it arrived. \param pfc the body \param linkDowns m_linkDowns then
+    void ApplyPfc(PfcHeader pfc, uint64_t linkDowns);
     /// The pause of \p cls may have ended. \param cls class
     void PauseExpired(uint8_t cls);
     /// Refresh the PAUSE of \p cls. \param cls class
@@ -301,6 +302,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_pauseTx;  //!< PAUSE frames sent
     uint64_t m_resumeTx; //!< RESUME frames sent
     uint64_t m_pfcLost;  //!< PFC frames lost (link down)
+    uint64_t m_linkDowns; //!< times the link went down
     std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
 
     // Traces (as PointToPointNetDevice, plus PFC)

@@ -30,6 +30,12 @@
 using namespace ns3;
 using namespace ns3::tagger;
 
+/**
+ * Add the PfcNetDevice / PfcChannel test cases (test/pfc-device-test-suite.cc).
+ * \param suite the TestSuite "tagger"
+ */
+void AddPfcDeviceTestCases(ns3::TestSuite* suite);
+
 namespace
 {
 
@@ -434,6 +440,7 @@ class TaggerTestSuite : public TestSuite
         AddTestCase(new TaggerTriangleGreedyTestCase, TestCase::QUICK);
         AddTestCase(new TaggerTriangleSingleClassTestCase, TestCase::QUICK);
         AddTestCase(new TaggerClosBounceTestCase, TestCase::QUICK);
+        AddPfcDeviceTestCases(this);
     }
 };
 

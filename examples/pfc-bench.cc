@@ -1,0 +1,724 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * pfc-bench: simulation speed of the PFC data plane against stock ns-3, and
+ * the memory of a large fat tree.
+ *
+ * Speed (--mode=both, the default; also --mode=ours or --mode=stock): the
+ * same incast on the same k-ary fat tree (--k, default 4) is run
+ *   (a) "ours":  PfcSwitchNetDevice switches, PfcNetDevice/PfcChannel links
+ *                (PfcTopologyHelper), flows in lossless class --cls;
+ *   (b) "stock": PointToPointNetDevice links, the Internet stack on every
+ *                node (switches are IPv4 routers), one /30 per link
+ *                (Ipv4AddressHelper) and Ipv4GlobalRoutingHelper routes;
+ * as separate phases of one process (Simulator::Destroy() in between),
+ * --runs times each, alternating.  Traffic: hosts 1..N (N = --senders) each
+ * send one --flow-bytes UDP flow (OnOffApplication at line rate,
+ * --packet-size payload) to host 0, starting within the first 10 us (the
+ * same start times in both modes, from --seed).  Both modes use the same
+ * --rate and --delay on every link and stop at --stop-ms.  The stock path is
+ * given enough buffer to lose nothing: a FIFO queue disc of --stock-limit
+ * packets on every device (--stock-qdisc=fifo, the default; the p2p device
+ * queue keeps ns-3's default 100 packets), or no queue disc and a device
+ * queue of --stock-limit packets (--stock-qdisc=none).
+ *
+ * Measured, per phase:
+ *  - packet-hops: data frames that finished transmission on a link (the
+ *    PhyTxEnd trace of every device, one count per link traversal; in ours,
+ *    the PFC frames the devices sent are subtracted);
+ *  - events: Simulator::GetEventCount() after Run() minus before;
+ *  - wall seconds: std::chrono::steady_clock around Simulator::Run() only
+ *    (and the thread's CPU seconds, less sensitive to a loaded machine).
+ * Printed: per phase and the median per mode of hops/s and events/s (per
+ * wall second) and hops per CPU second, then
+ *   RESULT hops_per_s_ours=<x> hops_per_s_stock=<y> ... ratio=<x/y> ...
+ *          cpu_ratio=<the same ratio per CPU second>
+ *
+ * Memory (--mode=k16, or after the speed phases when --k16=true): a k=16 fat
+ * tree (1,024 hosts, 320 switches) built with PfcTopologyHelper, --k16-flows
+ * random host pairs sending at line rate for --k16-ms of simulated time; the
+ * peak resident set (VmHWM of /proc/self/status) is printed with the build
+ * and run times:
+ *   RESULT k16_peak_rss_mb=<m> k16_build_s=<s> k16_run_s=<s> ...
+ * After the speed phases the k=16 run is a fresh child process (this program
+ * again, --mode=k16), so its peak is not that of the phases before it.
+ */
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-topology-helper.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/tagger-topology-generators.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <time.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("PfcBench");
+
+namespace
+{
+
+/// The parameters of the speed benchmark (shared by both modes).
+struct BenchConfig
+{
+    uint32_t k = 4;                  //!< fat-tree arity
+    uint32_t senders = 15;           //!< incast senders (hosts 1..N -> host 0)
+    uint32_t flowBytes = 1000000;    //!< bytes per flow (OnOff MaxBytes)
+    uint32_t packetSize = 1000;      //!< UDP payload per packet (bytes)
+    uint32_t cls = 3;                //!< class of the flows in ours (DSCP = 8 * class)
+    std::string rate = "40Gbps";     //!< every link's rate
+    std::string delay = "1us";       //!< every link's propagation delay
+    double stopMs = 10;              //!< simulated time (ms)
+    uint32_t seed = 1;               //!< start-time seed
+    std::string stockQdisc = "fifo"; //!< stock queueing: fifo | none
+    uint32_t stockLimit = 100000;    //!< packets the stock queue (disc or device) holds
+};
+
+/// What one phase measured.
+struct PhaseResult
+{
+    std::string mode;       //!< "ours" or "stock"
+    uint64_t frames = 0;    //!< frames whose transmission ended (PhyTxEnd), all kinds
+    uint64_t pfcFrames = 0; //!< PFC frames sent (ours)
+    uint64_t hops = 0;      //!< data packet-hops
+    uint64_t events = 0;    //!< events executed by Run()
+    uint64_t sent = 0;      //!< packets the applications sent
+    uint64_t delivered = 0; //!< packets the sink received
+    double wall = 0;        //!< wall seconds of Run()
+    double cpu = 0;         //!< CPU seconds of this thread during Run()
+    double buildWall = 0;   //!< wall seconds to build the network and the applications
+    std::string queueing;   //!< stock: the root queue disc found on the devices
+
+    double HopsPerSecond() const //!< \return packet-hops per wall second
+    {
+        return wall > 0 ? hops / wall : 0;
+    }
+
+    double EventsPerSecond() const //!< \return events per wall second
+    {
+        return wall > 0 ? events / wall : 0;
+    }
+
+    double HopsPerCpuSecond() const //!< \return packet-hops per CPU second
+    {
+        return cpu > 0 ? hops / cpu : 0;
+    }
+};
+
+uint64_t g_frames = 0;    //!< PhyTxEnd count of the running phase
+uint64_t g_sent = 0;      //!< application Tx count of the running phase
+uint64_t g_delivered = 0; //!< sink Rx count of the running phase
+
+/// PhyTxEnd sink: one link traversal.
+void
+CountFrame(Ptr<const Packet>)
+{
+    ++g_frames;
+}
+
+/// OnOff Tx sink.
+void
+CountSent(Ptr<const Packet>)
+{
+    ++g_sent;
+}
+
+/// PacketSink Rx sink.
+void
+CountDelivered(Ptr<const Packet>, const Address&)
+{
+    ++g_delivered;
+}
+
+/// \return seconds on the steady clock (arbitrary origin)
+double
+WallNow()
+{
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+/// \return CPU seconds this thread has used
+double
+CpuNow()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/// \param key "VmHWM" or "VmRSS" \return that /proc/self/status value in MiB (0 if unknown)
+double
+ProcStatusMb(const std::string& key)
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+    {
+        if (line.compare(0, key.size() + 1, key + ":") == 0)
+        {
+            std::istringstream in(line.substr(key.size() + 1));
+            double kb = 0;
+            in >> kb;
+            return kb / 1024.0;
+        }
+    }
+    return 0;
+}
+
+/// \param cfg the benchmark \return the start time of each sender (index 0 unused)
+std::vector<Time>
+StartTimes(const BenchConfig& cfg)
+{
+    std::mt19937 rng(cfg.seed);
+    std::uniform_int_distribution<int64_t> ns(0, 10000);
+    std::vector<Time> start(cfg.senders + 1, Time(0));
+    for (uint32_t i = 1; i <= cfg.senders; ++i)
+    {
+        start[i] = NanoSeconds(ns(rng));
+    }
+    return start;
+}
+
+/**
+ * Install the incast: sink on \p hosts[0], senders 1..N.
+ * \param cfg the benchmark \param hosts host nodes in host order
+ * \param receiver host 0's address \param tos the senders' TOS byte
+ */
+void
+InstallIncast(const BenchConfig& cfg, const NodeContainer& hosts, Ipv4Address receiver, uint8_t tos)
+{
+    const uint16_t port = 9000;
+    const Time stop = MicroSeconds(uint64_t(cfg.stopMs * 1000));
+    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sink = sinkHelper.Install(hosts.Get(0));
+    sink.Start(Time(0));
+    sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&CountDelivered));
+    std::vector<Time> start = StartTimes(cfg);
+    for (uint32_t i = 1; i <= cfg.senders; ++i)
+    {
+        InetSocketAddress dst(receiver, port);
+        dst.SetTos(tos);
+        OnOffHelper onoff("ns3::UdpSocketFactory", dst);
+        onoff.SetConstantRate(DataRate(cfg.rate), cfg.packetSize);
+        onoff.SetAttribute("MaxBytes", UintegerValue(cfg.flowBytes));
+        ApplicationContainer app = onoff.Install(hosts.Get(i));
+        app.Start(start[i]);
+        app.Stop(stop);
+        app.Get(0)->TraceConnectWithoutContext("Tx", MakeCallback(&CountSent));
+    }
+}
+
+/**
+ * Run the simulation of the current phase and time it.
+ * \param cfg the benchmark \param r filled with events, wall time and counts
+ */
+void
+RunTimed(const BenchConfig& cfg, PhaseResult& r)
+{
+    Simulator::Stop(MicroSeconds(uint64_t(cfg.stopMs * 1000)));
+    uint64_t events0 = Simulator::GetEventCount();
+    double c0 = CpuNow();
+    double t0 = WallNow();
+    Simulator::Run();
+    double t1 = WallNow();
+    double c1 = CpuNow();
+    r.events = Simulator::GetEventCount() - events0;
+    r.wall = t1 - t0;
+    r.cpu = c1 - c0;
+    r.frames = g_frames;
+    r.sent = g_sent;
+    r.delivered = g_delivered;
+}
+
+/// Zero the trace counters before a phase.
+void
+ResetCounters()
+{
+    g_frames = 0;
+    g_sent = 0;
+    g_delivered = 0;
+}
+
+/// (a) The incast through PFC switches. \param cfg the benchmark \return the measurements
+PhaseResult
+RunOurs(const BenchConfig& cfg)
+{
+    ResetCounters();
+    PhaseResult r;
+    r.mode = "ours";
+    double b0 = WallNow();
+    PfcTopologyHelper net(tagger::MakeFatTree(cfg.k));
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(cfg.rate));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(cfg.delay));
+    net.Build();
+    std::vector<Ptr<PfcNetDevice>> devices;
+    NodeContainer nodes = net.GetNodes();
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        for (uint32_t d = 0; d < (*it)->GetNDevices(); ++d)
+        {
+            Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>((*it)->GetDevice(d));
+            if (dev)
+            {
+                dev->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&CountFrame));
+                devices.push_back(dev);
+            }
+        }
+    }
+    InstallIncast(cfg, net.GetHosts(), net.GetHostAddress(0), uint8_t(cfg.cls << 5));
+    r.buildWall = WallNow() - b0;
+    RunTimed(cfg, r);
+    for (const auto& dev : devices)
+    {
+        r.pfcFrames += dev->GetPfcTxFrames();
+    }
+    r.hops = r.frames - r.pfcFrames;
+    uint64_t drops = net.GetDropCount() + net.GetTrafficControlDrops();
+    if (drops > 0)
+    {
+        std::cout << "  warning: ours dropped " << drops << " packets\n";
+    }
+    devices.clear();
+    Simulator::Destroy();
+    return r;
+}
+
+/// (b) The incast through stock ns-3 routers. \param cfg the benchmark \return the measurements
+PhaseResult
+RunStock(const BenchConfig& cfg)
+{
+    ResetCounters();
+    PhaseResult r;
+    r.mode = "stock";
+    double b0 = WallNow();
+    tagger::Topology topo = tagger::MakeFatTree(cfg.k);
+    NodeContainer nodes;
+    nodes.Create(topo.GetNNodes());
+    InternetStackHelper internet;
+    internet.Install(nodes);
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", StringValue(cfg.rate));
+    p2p.SetChannelAttribute("Delay", StringValue(cfg.delay));
+    const bool fifo = cfg.stockQdisc == "fifo";
+    if (!fifo)
+    {
+        p2p.SetQueue("ns3::DropTailQueue",
+                     "MaxSize",
+                     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, cfg.stockLimit)));
+    }
+    TrafficControlHelper tch;
+    tch.SetRootQueueDisc("ns3::FifoQueueDisc",
+                         "MaxSize",
+                         QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, cfg.stockLimit)));
+    // One /30 per link, from 10.0.0.0.
+    Ipv4AddressGenerator::Reset();
+    Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
+    std::vector<Ipv4Address> hostAddress(topo.GetNNodes());
+    NetDeviceContainer all;
+    for (const tagger::TopoLink& link : topo.GetLinks())
+    {
+        NetDeviceContainer d = p2p.Install(nodes.Get(link.a.node), nodes.Get(link.b.node));
+        if (fifo)
+        {
+            // Before Assign(), which would install ns-3's default queue disc otherwise.
+            tch.Install(d);
+        }
+        Ipv4InterfaceContainer itf = address.Assign(d);
+        if (!fifo)
+        {
+            tch.Uninstall(d);
+        }
+        address.NewNetwork();
+        hostAddress[link.a.node] = itf.GetAddress(0);
+        hostAddress[link.b.node] = itf.GetAddress(1);
+        all.Add(d);
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    {
+        Ptr<NetDevice> dev = all.Get(0);
+        Ptr<QueueDisc> root =
+            dev->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(dev);
+        r.queueing = root ? root->GetInstanceTypeId().GetName() : "no queue disc";
+    }
+    for (auto it = all.Begin(); it != all.End(); ++it)
+    {
+        (*it)->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&CountFrame));
+    }
+    NodeContainer hosts;
+    std::vector<tagger::NodeId> hostIds = topo.GetHosts();
+    for (tagger::NodeId v : hostIds)
+    {
+        hosts.Add(nodes.Get(v));
+    }
+    // Same TOS as ours (stock routers ignore it).
+    InstallIncast(cfg, hosts, hostAddress[hostIds[0]], uint8_t(cfg.cls << 5));
+    r.buildWall = WallNow() - b0;
+    RunTimed(cfg, r);
+    r.hops = r.frames; // p2p links carry only the data packets here (no ARP, no routing protocol)
+    uint64_t drops = 0;
+    for (auto it = all.Begin(); it != all.End(); ++it)
+    {
+        Ptr<PointToPointNetDevice> dev = DynamicCast<PointToPointNetDevice>(*it);
+        drops += dev->GetQueue()->GetTotalDroppedPackets();
+        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> root = tc->GetRootQueueDiscOnDevice(dev);
+        drops += root ? root->GetStats().nTotalDroppedPackets : 0;
+    }
+    if (drops > 0)
+    {
+        std::cout << "  warning: stock dropped " << drops << " packets\n";
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+/// \param v values \return their median (mean of the middle two for an even count)
+double
+Median(std::vector<double> v)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Print one phase. \param r the phase \param run its run number
+void
+PrintPhase(const PhaseResult& r, uint32_t run)
+{
+    std::cout << std::fixed << std::setprecision(0) << "  run " << run << " " << std::setw(5)
+              << r.mode << ": hops=" << r.hops << " events=" << r.events << " sent=" << r.sent
+              << " delivered=" << r.delivered;
+    if (r.mode == "ours")
+    {
+        std::cout << " pfc_frames=" << r.pfcFrames;
+    }
+    else
+    {
+        std::cout << " root_qdisc=" << r.queueing;
+    }
+    std::cout << std::setprecision(4) << " build_s=" << r.buildWall << " run_s=" << r.wall
+              << " cpu_s=" << r.cpu << std::setprecision(0) << " hops/s=" << r.HopsPerSecond()
+              << " events/s=" << r.EventsPerSecond() << std::setprecision(2)
+              << " events/hop=" << (r.hops ? double(r.events) / r.hops : 0) << "\n";
+}
+
+/**
+ * The k=16 memory benchmark (in this process: run it in a fresh one).
+ * \param flows random flows \param ms simulated time \param rate link rate
+ * \param delay link delay \param packetSize UDP payload \param cls class
+ * \param seed pair seed
+ */
+void
+RunK16(uint32_t flows,
+       double ms,
+       const std::string& rate,
+       const std::string& delay,
+       uint32_t packetSize,
+       uint32_t cls,
+       uint32_t seed)
+{
+    const uint32_t k = 16;
+    double rss0 = ProcStatusMb("VmRSS");
+    double b0 = WallNow();
+    tagger::Topology topo = tagger::MakeFatTree(k);
+    double b1 = WallNow();
+    PfcTopologyHelper net(topo);
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(rate));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(delay));
+    net.Build();
+    double b2 = WallNow();
+    uint32_t nHosts = net.GetNHosts();
+    uint32_t nSwitches = net.GetSwitches().GetN();
+
+    // Random (source, destination) pairs, source != destination.
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<uint32_t> pick(0, nHosts - 1);
+    std::uniform_int_distribution<int64_t> jitter(0, 10000);
+    const uint16_t port = 9000;
+    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), port));
+    std::vector<bool> hasSink(nHosts, false);
+    const Time stop = MicroSeconds(uint64_t(ms * 1000));
+    ResetCounters();
+    for (uint32_t f = 0; f < flows; ++f)
+    {
+        uint32_t src = pick(rng);
+        uint32_t dst = pick(rng);
+        while (dst == src)
+        {
+            dst = pick(rng);
+        }
+        if (!hasSink[dst])
+        {
+            ApplicationContainer sink = sinkHelper.Install(net.GetHost(dst));
+            sink.Start(Time(0));
+            sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&CountDelivered));
+            hasSink[dst] = true;
+        }
+        InetSocketAddress to(net.GetHostAddress(dst), port);
+        to.SetTos(uint8_t(cls << 5));
+        OnOffHelper onoff("ns3::UdpSocketFactory", to);
+        onoff.SetConstantRate(DataRate(rate), packetSize);
+        ApplicationContainer app = onoff.Install(net.GetHost(src));
+        app.Start(NanoSeconds(jitter(rng)));
+        app.Stop(stop);
+        app.Get(0)->TraceConnectWithoutContext("Tx", MakeCallback(&CountSent));
+    }
+    double b3 = WallNow();
+    double rssBuilt = ProcStatusMb("VmRSS");
+
+    Simulator::Stop(stop);
+    uint64_t events0 = Simulator::GetEventCount();
+    double c0 = CpuNow();
+    double t0 = WallNow();
+    Simulator::Run();
+    double t1 = WallNow();
+    double c1 = CpuNow();
+    uint64_t events = Simulator::GetEventCount() - events0;
+    double peak = ProcStatusMb("VmHWM");
+    uint64_t forwarded = 0;
+    NodeContainer switches = net.GetSwitches();
+    for (auto it = switches.Begin(); it != switches.End(); ++it)
+    {
+        forwarded += PfcHelper::GetSwitch(*it)->GetForwardedCount();
+    }
+
+    std::cout << std::fixed << std::setprecision(3) << "k16: fat tree k=" << k << ": " << nHosts
+              << " hosts, " << nSwitches << " switches, " << topo.GetLinks().size() << " links; "
+              << flows << " random flows at " << rate << " for " << ms << " ms simulated\n"
+              << "k16: build: topology " << (b1 - b0) << " s, ns-3 network " << (b2 - b1)
+              << " s, applications " << (b3 - b2) << " s, total " << (b3 - b0) << " s\n"
+              << "k16: run " << (t1 - t0) << " s wall, " << (c1 - c0) << " s CPU, " << events
+              << " events, "
+              << "packets sent=" << g_sent << " delivered=" << g_delivered
+              << " switch-forwarded=" << forwarded << " pauses=" << net.GetPauseCount()
+              << " drops=" << net.GetDropCount()
+              << " traffic-control-drops=" << net.GetTrafficControlDrops() << "\n"
+              << std::setprecision(1) << "k16: RSS at start " << rss0 << " MiB, after build "
+              << rssBuilt << " MiB, peak (VmHWM) " << peak << " MiB\n"
+              << std::setprecision(3) << "RESULT k16_peak_rss_mb=" << std::setprecision(1) << peak
+              << " k16_build_s=" << std::setprecision(3) << (b3 - b0) << " k16_run_s=" << (t1 - t0)
+              << " k16_hosts=" << nHosts << " k16_switches=" << nSwitches
+              << " k16_under_1gb=" << (peak < 1024 ? "yes" : "no") << std::endl;
+    Simulator::Destroy();
+}
+
+/// \param s a shell word \return it, single-quoted for /bin/sh
+std::string
+ShellQuote(const std::string& s)
+{
+    std::string out = "'";
+    for (char c : s)
+    {
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return out + "'";
+}
+
+/**
+ * Run this program again with \p args and copy its output.
+ * \param args the arguments \return whether it ran and exited with 0
+ */
+bool
+RunChild(const std::string& args)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0)
+    {
+        return false;
+    }
+    self[n] = '\0';
+    std::string command = ShellQuote(self) + " " + args;
+    std::cout.flush();
+    FILE* child = popen(command.c_str(), "r");
+    if (!child)
+    {
+        return false;
+    }
+    char buffer[4096];
+    while (fgets(buffer, sizeof(buffer), child))
+    {
+        std::cout << buffer;
+    }
+    std::cout.flush();
+    return pclose(child) == 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    BenchConfig cfg;
+    std::string mode = "both";
+    uint32_t runs = 3;
+    bool k16 = true;
+    uint32_t k16Flows = 64;
+    double k16Ms = 1;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("mode", "both | ours | stock (speed phases) | k16 (the memory run only)", mode);
+    cmd.AddValue("runs", "speed phases per mode (alternating; medians reported)", runs);
+    cmd.AddValue("k", "fat-tree arity of the speed benchmark (even)", cfg.k);
+    cmd.AddValue("senders", "incast senders (hosts 1..N send to host 0)", cfg.senders);
+    cmd.AddValue("flow-bytes", "bytes each sender sends", cfg.flowBytes);
+    cmd.AddValue("packet-size", "UDP payload bytes per packet", cfg.packetSize);
+    cmd.AddValue("cls", "priority class of the flows in ours (DSCP = 8 * class)", cfg.cls);
+    cmd.AddValue("rate", "link rate (bit/s, e.g. 40Gbps)", cfg.rate);
+    cmd.AddValue("delay", "link propagation delay (time, e.g. 1us)", cfg.delay);
+    cmd.AddValue("stop-ms", "simulated time (ms)", cfg.stopMs);
+    cmd.AddValue("seed", "seed of the flows' start times and of the k16 flow pairs", cfg.seed);
+    cmd.AddValue("stock-qdisc",
+                 "stock queueing: fifo (FIFO queue disc of --stock-limit packets on every "
+                 "device) or none (no queue disc, device queue of --stock-limit packets)",
+                 cfg.stockQdisc);
+    cmd.AddValue("stock-limit",
+                 "packets the stock queue disc (or device queue) holds",
+                 cfg.stockLimit);
+    cmd.AddValue("k16",
+                 "after the speed phases, run the k=16 memory benchmark (child process)",
+                 k16);
+    cmd.AddValue("k16-flows", "random flows of the k=16 run", k16Flows);
+    cmd.AddValue("k16-ms", "simulated time of the k=16 run (ms)", k16Ms);
+    cmd.Parse(argc, argv);
+
+    if (mode == "k16")
+    {
+        RunK16(k16Flows, k16Ms, cfg.rate, cfg.delay, cfg.packetSize, cfg.cls, cfg.seed);
+        return 0;
+    }
+    if (mode != "both" && mode != "ours" && mode != "stock")
+    {
+        std::cerr << "pfc-bench: --mode must be both, ours, stock or k16, not " << mode << "\n";
+        return 2;
+    }
+    if (cfg.k < 2 || cfg.k % 2)
+    {
+        std::cerr << "pfc-bench: --k must be even and >= 2, not " << cfg.k << "\n";
+        return 2;
+    }
+    const uint32_t hosts = cfg.k * cfg.k * cfg.k / 4;
+    if (cfg.senders == 0 || cfg.senders >= hosts)
+    {
+        std::cerr << "pfc-bench: --senders must be in 1.." << hosts - 1 << " (" << hosts
+                  << " hosts), not " << cfg.senders << "\n";
+        return 2;
+    }
+    if (cfg.cls > 7)
+    {
+        std::cerr << "pfc-bench: --cls must be a priority class 0..7, not " << cfg.cls << "\n";
+        return 2;
+    }
+    if (cfg.stockQdisc != "fifo" && cfg.stockQdisc != "none")
+    {
+        std::cerr << "pfc-bench: --stock-qdisc must be fifo or none, not " << cfg.stockQdisc
+                  << "\n";
+        return 2;
+    }
+    if (runs == 0)
+    {
+        std::cerr << "pfc-bench: --runs must be positive\n";
+        return 2;
+    }
+
+    std::cout << "pfc-bench: fat tree k=" << cfg.k << " (" << hosts << " hosts), " << cfg.senders
+              << " senders -> host 0, " << cfg.flowBytes << " B per flow, " << cfg.packetSize
+              << " B packets, " << cfg.rate << ", " << cfg.delay << ", " << cfg.stopMs
+              << " ms simulated; ours: class " << cfg.cls << "; stock: p2p + global routing, "
+              << "queue disc " << cfg.stockQdisc << " (" << cfg.stockLimit << " packets)\n"
+              << "  hops = data frames that finished transmission on a link (PhyTxEnd on every "
+                 "device; PFC frames not counted); wall = Simulator::Run() only\n";
+
+    std::vector<double> oursHops;
+    std::vector<double> oursEvents;
+    std::vector<double> stockHops;
+    std::vector<double> stockEvents;
+    std::vector<double> oursCpu;
+    std::vector<double> stockCpu;
+    std::vector<PhaseResult> last(2);
+    for (uint32_t run = 1; run <= runs; ++run)
+    {
+        if (mode != "stock")
+        {
+            PhaseResult r = RunOurs(cfg);
+            PrintPhase(r, run);
+            oursHops.push_back(r.HopsPerSecond());
+            oursEvents.push_back(r.EventsPerSecond());
+            oursCpu.push_back(r.HopsPerCpuSecond());
+            last[0] = r;
+        }
+        if (mode != "ours")
+        {
+            PhaseResult r = RunStock(cfg);
+            PrintPhase(r, run);
+            stockHops.push_back(r.HopsPerSecond());
+            stockEvents.push_back(r.EventsPerSecond());
+            stockCpu.push_back(r.HopsPerCpuSecond());
+            last[1] = r;
+        }
+    }
+    if (mode == "both" && last[0].hops != last[1].hops)
+    {
+        std::cout << "  note: the modes moved different numbers of packet-hops (ours "
+                  << last[0].hops << ", stock " << last[1].hops << ")\n";
+    }
+
+    double oh = Median(oursHops);
+    double sh = Median(stockHops);
+    double oe = Median(oursEvents);
+    double se = Median(stockEvents);
+    double oc = Median(oursCpu);
+    double sc = Median(stockCpu);
+    std::cout << std::fixed << std::setprecision(0) << "median of " << runs << " run(s):";
+    if (mode != "stock")
+    {
+        std::cout << " ours hops/s=" << oh << " events/s=" << oe << " hops/cpu-s=" << oc << ";";
+    }
+    if (mode != "ours")
+    {
+        std::cout << " stock hops/s=" << sh << " events/s=" << se << " hops/cpu-s=" << sc << ";";
+    }
+    std::cout << "\n";
+    std::cout << "RESULT hops_per_s_ours=" << oh << " hops_per_s_stock=" << sh
+              << " events_per_s_ours=" << oe << " events_per_s_stock=" << se << std::setprecision(3)
+              << " ratio=" << (sh > 0 ? oh / sh : 0) << " events_ratio=" << (se > 0 ? oe / se : 0)
+              << " cpu_ratio=" << (sc > 0 ? oc / sc : 0) << std::endl;
+
+    if (k16)
+    {
+        std::ostringstream args;
+        args << "--mode=k16 --k16-flows=" << k16Flows << " --k16-ms=" << k16Ms
+             << " --rate=" << ShellQuote(cfg.rate) << " --delay=" << ShellQuote(cfg.delay)
+             << " --packet-size=" << cfg.packetSize << " --cls=" << cfg.cls
+             << " --seed=" << cfg.seed;
+        if (!RunChild(args.str()))
+        {
+            std::cerr << "pfc-bench: the k=16 run (" << args.str() << ") failed\n";
+            return 1;
+        }
+    }
+    return 0;
+}
