@@ -86,6 +86,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('tagger')
     module_test.source = [
         'test/pfc-device-test-suite.cc',
+        'test/pfc-network-test-suite.cc',
         'test/tagger-test-suite.cc',
         ]
 

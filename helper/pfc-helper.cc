@@ -128,6 +128,11 @@ PfcHelper::Connect(Ptr<Node> a, Ptr<Node> b, bool addPorts) const
     {
         Ptr<PfcNetDevice> device = m_deviceFactory.Create<PfcNetDevice>();
         device->SetAddress(Mac48Address::Allocate());
+        if (m_schedulerFactory.IsTypeIdSet())
+        {
+            device->SetAttribute("Scheduler",
+                                 PointerValue(m_schedulerFactory.Create<PfcScheduler>()));
+        }
         node->AddDevice(device);
         Ptr<PfcSwitchNetDevice> sw = GetSwitch(node);
         if (!sw)

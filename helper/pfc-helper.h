@@ -59,6 +59,17 @@ class PfcHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
     void SetMmuAttribute(std::string name, const AttributeValue& value);
 
     /**
+     * Give every PfcNetDevice created its own scheduler of this type (a
+     * scheduler keeps per-port state, so devices must not share one, as they
+     * would through SetDeviceAttribute("Scheduler", PointerValue(...))).
+     * \tparam Ts attribute name and value pairs
+     * \param type the TypeId name, e.g. "ns3::DwrrPfcScheduler"
+     * \param args attribute name and value pairs, e.g. "Weights", StringValue("1,1,1,4,1,1,1,1")
+     */
+    template <typename... Ts>
+    void SetScheduler(std::string type, Ts&&... args);
+
+    /**
      * Make \p node a switch.
      * \param node the node (no PfcSwitchNetDevice yet)
      * \return the switch device
@@ -103,7 +114,16 @@ class PfcHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
     ObjectFactory m_channelFactory; //!< PfcChannel factory
     ObjectFactory m_switchFactory;  //!< PfcSwitchNetDevice factory
     ObjectFactory m_mmuFactory;     //!< SwitchMmu factory
+    ObjectFactory m_schedulerFactory; //!< PfcScheduler factory (no TypeId: device default)
 };
+
+template <typename... Ts>
+void
+PfcHelper::SetScheduler(std::string type, Ts&&... args)
+{
+    m_schedulerFactory.SetTypeId(type);
+    m_schedulerFactory.Set(std::forward<Ts>(args)...);
+}
 
 } // namespace ns3
 

@@ -6,7 +6,7 @@
  * \file
  * \ingroup tagger-tests
  * Device-level tests of PfcNetDevice and PfcChannel, added to the ns-3
- * TestSuite "tagger" by AddPfcDeviceTestCases().
+ * TestSuite "tagger" through MakePfcDeviceTestCases().
  *
  * Every case joins two host nodes with PfcHelper::Connect and drives the
  * devices directly (Send with an IPv4 header carrying the DSCP, or
@@ -1436,31 +1436,20 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
 } // namespace
 
 /**
- * Add the PfcNetDevice / PfcChannel test cases to \p suite.
- * \param suite the TestSuite "tagger"
+ * The PfcNetDevice / PfcChannel test cases, for the TestSuite "tagger".
+ * \return new test cases (the suite takes ownership)
  */
-void
-AddPfcDeviceTestCases(ns3::TestSuite* suite)
+std::vector<TestCase*>
+MakePfcDeviceTestCases()
 {
-    /// TestCase::AddTestCase is protected: reach it through a derived class.
-    struct Access : public TestCase
-    {
-        /// \param s the suite \param tc the case to add to it
-        static void Add(TestCase* s, TestCase* tc)
-        {
-            void (TestCase::*add)(TestCase*, TestCase::TestDuration) = &Access::AddTestCase;
-            (s->*add)(tc, TestCase::QUICK);
-        }
-    };
-
-    Access::Add(suite, new PfcFrameTimingTestCase);
-    Access::Add(suite, new PfcFrameBytesTestCase);
-    Access::Add(suite, new PfcPauseTimingTestCase);
-    Access::Add(suite, new PfcPauseRefreshTestCase);
-    Access::Add(suite, new PfcStartPausingTestCase);
-    Access::Add(suite, new PfcAheadOfDataTestCase);
-    Access::Add(suite, new PfcSchedulerTestCase);
-    Access::Add(suite, new PfcLinkDownTestCase);
-    Access::Add(suite, new PfcPcapTestCase);
-    Access::Add(suite, new PfcHostStackTestCase);
+    return {new PfcFrameTimingTestCase,
+            new PfcFrameBytesTestCase,
+            new PfcPauseTimingTestCase,
+            new PfcPauseRefreshTestCase,
+            new PfcStartPausingTestCase,
+            new PfcAheadOfDataTestCase,
+            new PfcSchedulerTestCase,
+            new PfcLinkDownTestCase,
+            new PfcPcapTestCase,
+            new PfcHostStackTestCase};
 }

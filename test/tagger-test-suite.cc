@@ -30,11 +30,10 @@
 using namespace ns3;
 using namespace ns3::tagger;
 
-/**
- * Add the PfcNetDevice / PfcChannel test cases (test/pfc-device-test-suite.cc).
- * \param suite the TestSuite "tagger"
- */
-void AddPfcDeviceTestCases(ns3::TestSuite* suite);
+/// \return the PfcNetDevice / PfcChannel test cases (test/pfc-device-test-suite.cc)
+std::vector<TestCase*> MakePfcDeviceTestCases();
+/// \return the network-level PFC test cases (test/pfc-network-test-suite.cc)
+std::vector<TestCase*> MakePfcNetworkTestCases();
 
 namespace
 {
@@ -440,7 +439,14 @@ class TaggerTestSuite : public TestSuite
         AddTestCase(new TaggerTriangleGreedyTestCase, TestCase::QUICK);
         AddTestCase(new TaggerTriangleSingleClassTestCase, TestCase::QUICK);
         AddTestCase(new TaggerClosBounceTestCase, TestCase::QUICK);
-        AddPfcDeviceTestCases(this);
+        for (TestCase* tc : MakePfcDeviceTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakePfcNetworkTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
     }
 };
 
