@@ -1,0 +1,221 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "pfc-net-device.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <ostream>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * A RoCEv2 NIC engine on a host PfcNetDevice: queue pairs, go-back-N, DCQCN.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * One RDMA flow to start: a reliable-connection queue pair sending one
+ * message of \c bytes bytes.
+ */
+struct RdmaFlowSpec
+{
+    Ipv4Address dst;     //!< destination host
+    uint64_t bytes = 0;  //!< message size (bytes of payload)
+    Time start;          //!< start time (absolute)
+    uint8_t dscp = 24;   //!< IPv4 DSCP (the class, or the Tagger tag): 24 = class 3
+    uint16_t sport = 0;  //!< UDP source port (0: the NIC picks one per flow)
+    Time idealFct;       //!< ideal completion time for the slowdown (0: the NIC's own estimate)
+};
+
+/**
+ * \ingroup tagger
+ * What a finished (or unfinished, at the end) flow did.
+ */
+struct RdmaFlowRecord
+{
+    uint32_t flowId = 0;        //!< the NIC's flow id (per NIC)
+    Ipv4Address src;            //!< source host
+    Ipv4Address dst;            //!< destination host
+    uint16_t sport = 0;         //!< UDP source port
+    uint8_t dscp = 0;           //!< DSCP
+    uint64_t bytes = 0;         //!< message size
+    Time start;                 //!< start time
+    Time finish;                //!< when the last byte was acknowledged (0: not finished)
+    Time fct;                   //!< finish - start
+    Time idealFct;              //!< the ideal used for the slowdown
+    double slowdown = 0;        //!< fct / idealFct
+    uint64_t packets = 0;       //!< data packets of the message
+    uint64_t retransmitted = 0; //!< data packets sent again (go-back-N or timeout)
+    uint64_t timeouts = 0;      //!< retransmission timeouts
+    uint64_t cnps = 0;          //!< CNPs received for this flow
+
+    /// CSV column names, one line.
+    static std::string CsvHeader();
+    /// \param os stream \param r record: one CSV line (no newline)
+    static void WriteCsv(std::ostream& os, const RdmaFlowRecord& r);
+};
+
+/**
+ * \ingroup tagger
+ * A RoCEv2 NIC engine attached to a host PfcNetDevice.
+ *
+ * Sender: each flow is a queue pair sending PSN-numbered packets of
+ * PayloadSize bytes (Ethernet / IPv4 / UDP 4791 / BTH / payload / ICRC).
+ * The device asks the NIC for a frame only when its link is idle, naming the
+ * paused classes; the NIC answers round robin among queue pairs whose class
+ * is not paused and whose rate limiter allows a packet now, so a RoCE sender
+ * never drops its own packets.  ACKs, NAKs and CNPs go first.
+ *
+ * Receiver: in-order delivery; an ACK every AckInterval packets (and for the
+ * last packet of a message, and for every packet with AckReq); a NAK at the
+ * first packet after a gap (then silence until the gap is filled); a CNP per
+ * queue pair at most every CnpInterval when data arrives ECN-marked (CE).
+ *
+ * Loss recovery: go-back-N from the PSN a NAK names, and from the oldest
+ * unacknowledged PSN when no ACK progress is seen for RetransmitTimeout.
+ *
+ * Congestion control (Dcqcn true): DCQCN of Zhu et al. (SIGCOMM 2015): on a
+ * CNP, Rt = Rc, Rc = Rc (1 - alpha/2), alpha = (1 - g) alpha + g; without
+ * CNPs for AlphaTimer, alpha = (1 - g) alpha; rate increase events every
+ * RateIncreaseTimer and every ByteCounter bytes: fast recovery (Rc = (Rt +
+ * Rc) / 2) for the first FastRecoverySteps events, then additive (Rt += RAI)
+ * and, once both counters passed F, hyper increase (Rt += RHAI).  Dcqcn false:
+ * every flow sends at line rate.
+ */
+class RdmaNic : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * Drive \p device (a host PfcNetDevice) with address \p local.
+     * \param device the device \param local this host's IPv4 address
+     */
+    void Attach(Ptr<PfcNetDevice> device, Ipv4Address local);
+
+    /**
+     * Start a flow at spec.start.
+     * \param spec the flow
+     * \return its flow id on this NIC
+     */
+    uint32_t AddFlow(const RdmaFlowSpec& spec);
+
+    /// \return records of every flow this NIC sent (finished or not)
+    std::vector<RdmaFlowRecord> GetFlowRecords() const;
+    uint32_t GetActiveFlows() const;           //!< \return flows not yet acknowledged in full
+    uint64_t GetRetransmittedPackets() const;  //!< \return data packets sent again
+    uint64_t GetTimeouts() const;              //!< \return retransmission timeouts
+    uint64_t GetCnpsSent() const;              //!< \return CNPs sent (as a receiver)
+    uint64_t GetCnpsReceived() const;          //!< \return CNPs received (as a sender)
+    uint64_t GetNaksSent() const;              //!< \return NAKs sent (as a receiver)
+    uint64_t GetBytesDelivered() const;        //!< \return payload bytes delivered in order
+    uint64_t GetDuplicatePackets() const;      //!< \return data packets received twice or out of order
+    /// \param flowId a flow \return its current DCQCN rate Rc
+    DataRate GetRate(uint32_t flowId) const;
+
+    /// TracedCallback signature for FlowComplete.
+    typedef void (*FlowRecordTracedCallback)(const RdmaFlowRecord& record);
+    /// TracedCallback signature for RateChange: (flow id, new rate in bit/s).
+    typedef void (*RateTracedCallback)(uint32_t flowId, uint64_t bitRate);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Sender state of one queue pair.
+    struct SendQp;
+    /// Receiver state of one queue pair (keyed by source address, port and QP).
+    struct RecvQp;
+
+    /// The device's transmit source. \param pausedMask paused classes \return a packet or null
+    Ptr<Packet> PullPacket(uint8_t pausedMask);
+    /// The device's receive hook. \param packet an IPv4 packet \return true if RoCE (consumed)
+    bool ReceivePacket(Ptr<Packet> packet);
+
+    // The implementation's private helpers are declared in rdma-nic.cc's
+    // friend-free style: see the .cc for details.
+    void StartFlow(uint32_t flowId);                       //!< \param flowId flow
+    Ptr<Packet> BuildData(SendQp& qp, uint32_t psn);        //!< \return a data packet
+    void QueueControl(Ipv4Address dst, uint16_t dport, uint8_t dscp, uint8_t opcode,
+                      uint32_t destQp, uint32_t psn, uint8_t syndrome); //!< ACK/NAK/CNP
+    void OnAck(SendQp& qp, uint32_t psn, bool nak);         //!< ACK/NAK handling
+    void OnCnp(SendQp& qp);                                 //!< DCQCN decrease
+    void OnData(Ptr<Packet> packet, const class Ipv4Header& ip, uint16_t sport,
+                const class RoceBthHeader& bth, uint32_t payload); //!< receiver
+    void RetransmitTimeout(uint32_t flowId);                //!< RTO fired
+    void AlphaTimer(uint32_t flowId);                       //!< DCQCN alpha decay
+    void RateIncreaseTimer(uint32_t flowId);                //!< DCQCN timer
+    void RateIncrease(SendQp& qp);                          //!< one increase event
+    void SetRate(SendQp& qp, double bps);                   //!< change Rc
+    void Finish(SendQp& qp);                                //!< flow done
+    void ScheduleWake(Time at);                             //!< ask the device again at \p at
+    void Wake();                                            //!< wake event
+    Time IdealFct(const SendQp& qp) const;                  //!< default ideal FCT
+
+    // Attributes
+    uint32_t m_payloadSize;   //!< PayloadSize
+    uint8_t m_ttl;            //!< Ttl
+    bool m_dcqcn;             //!< Dcqcn
+    uint32_t m_ackInterval;   //!< AckInterval
+    Time m_rto;               //!< RetransmitTimeout
+    Time m_cnpInterval;       //!< CnpInterval
+    double m_g;               //!< AlphaG
+    Time m_alphaTimer;        //!< AlphaTimer
+    Time m_rateTimer;         //!< RateIncreaseTimer
+    uint64_t m_byteCounter;   //!< ByteCounter
+    uint32_t m_fastSteps;     //!< FastRecoverySteps
+    DataRate m_rai;           //!< RateAI
+    DataRate m_rhai;          //!< RateHAI
+    DataRate m_minRate;       //!< MinRate
+
+    Ptr<PfcNetDevice> m_device;   //!< the device
+    Ipv4Address m_local;          //!< this host
+    double m_lineRate;            //!< device rate, bit/s
+    std::vector<SendQp*> m_send;  //!< sender QPs by flow id (owned)
+    std::map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
+    std::vector<Ptr<Packet>> m_control; //!< ACK/NAK/CNP to send first (FIFO)
+    std::size_t m_controlHead;    //!< index of the next control packet
+    uint32_t m_rrNext;            //!< round-robin position
+    uint16_t m_nextSport;         //!< next UDP source port to hand out
+    EventId m_wake;               //!< pending wake-up
+    Time m_wakeAt;                //!< when m_wake fires
+
+    uint64_t m_retransmitted;     //!< counters
+    uint64_t m_timeouts;          //!< RTOs
+    uint64_t m_cnpsSent;          //!< CNPs sent
+    uint64_t m_cnpsReceived;      //!< CNPs received
+    uint64_t m_naksSent;          //!< NAKs sent
+    uint64_t m_delivered;         //!< payload bytes delivered
+    uint64_t m_duplicates;        //!< out-of-order / duplicate data packets
+
+    TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace; //!< FlowComplete
+    TracedCallback<uint32_t, uint64_t> m_rateTrace;            //!< RateChange
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NIC_H */
