@@ -21,6 +21,7 @@
 #include "ns3/network-module.h"
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-topology-helper.h"
+#include "ns3/tagger-topology-generators.h"
 
 #include <fstream>
 #include <iomanip>
@@ -153,41 +154,12 @@ main(int argc, char* argv[])
         return 2;
     }
 
-    // Two-tier leaf-spine, as a tagger::Topology.
-    tagger::Topology topo;
+    // Two-tier leaf-spine, as a tagger::Topology: spines, leaves, hosts.
+    tagger::Topology topo = tagger::MakeLeafSpine(leaves, spines, hostsPerLeaf);
     std::vector<tagger::NodeId> leafIds;
-    std::vector<tagger::NodeId> spineIds;
-    for (uint32_t s = 0; s < spines; ++s)
-    {
-        spineIds.push_back(topo.AddNode("S" + std::to_string(s + 1),
-                                        tagger::NodeKind::SWITCH,
-                                        leaves,
-                                        2));
-    }
     for (uint32_t l = 0; l < leaves; ++l)
     {
-        leafIds.push_back(topo.AddNode("L" + std::to_string(l + 1),
-                                       tagger::NodeKind::SWITCH,
-                                       hostsPerLeaf + spines,
-                                       1));
-    }
-    for (uint32_t l = 0; l < leaves; ++l)
-    {
-        for (uint32_t h = 0; h < hostsPerLeaf; ++h)
-        {
-            tagger::NodeId host = topo.AddNode("H" + std::to_string(l * hostsPerLeaf + h + 1),
-                                               tagger::NodeKind::HOST,
-                                               1,
-                                               0);
-            topo.Connect(host, leafIds[l]);
-        }
-    }
-    for (uint32_t l = 0; l < leaves; ++l)
-    {
-        for (uint32_t s = 0; s < spines; ++s)
-        {
-            topo.Connect(leafIds[l], spineIds[s]);
-        }
+        leafIds.push_back(topo.GetNodeId("L" + std::to_string(l + 1)));
     }
 
     PfcTopologyHelper net(topo);

@@ -2,4 +2,249 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Not written yet.
+#include "rdma-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <deque>
+#include <fstream>
+#include <iomanip>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
+
+RdmaHelper::RdmaHelper()
+    : m_net(nullptr)
+{
+    m_nicFactory.SetTypeId("ns3::RdmaNic");
+}
+
+void
+RdmaHelper::SetNicAttribute(std::string name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RdmaHelper::Install(const PfcTopologyHelper& net)
+{
+    NS_ABORT_MSG_IF(m_net, "RdmaHelper::Install: called twice");
+    m_net = &net;
+    for (uint32_t h = 0; h < net.GetNHosts(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+        nic->Attach(net.GetHostDevice(h), net.GetHostAddress(h));
+        net.GetHost(h)->AggregateObject(nic);
+        m_nics.push_back(nic);
+    }
+    m_hops.assign(net.GetNHosts(), {});
+}
+
+Ptr<RdmaNic>
+RdmaHelper::GetNic(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(host >= m_nics.size(),
+                    "RdmaHelper: no host " << host << " (" << m_nics.size() << " hosts)");
+    return m_nics[host];
+}
+
+uint32_t
+RdmaHelper::GetNHosts() const
+{
+    return m_nics.size();
+}
+
+Time
+RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    const tagger::Topology& topo = m_net->GetTopology();
+    std::vector<uint32_t>& hops = m_hops[src];
+    if (hops.empty())
+    {
+        // Breadth-first over switches from the source host.
+        hops.assign(topo.GetNNodes(), tagger::kNone);
+        tagger::NodeId start = topo.GetHosts()[src];
+        hops[start] = 0;
+        std::deque<tagger::NodeId> queue{start};
+        while (!queue.empty())
+        {
+            tagger::NodeId u = queue.front();
+            queue.pop_front();
+            if (u != start && topo.IsHost(u))
+            {
+                continue;
+            }
+            for (tagger::NodeId w : topo.GetNeighbors(u))
+            {
+                if (hops[w] == tagger::kNone)
+                {
+                    hops[w] = hops[u] + 1;
+                    queue.push_back(w);
+                }
+            }
+        }
+    }
+    uint32_t h = hops[topo.GetHosts()[dst]];
+    NS_ABORT_MSG_IF(h == tagger::kNone,
+                    "RdmaHelper: host " << dst << " is unreachable from host " << src);
+    Ptr<PfcNetDevice> dev = m_net->GetHostDevice(src);
+    Ptr<RdmaNic> nic = m_nics[src];
+    UintegerValue payloadValue;
+    nic->GetAttribute("PayloadSize", payloadValue);
+    uint64_t payload = payloadValue.Get();
+    const uint32_t header = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
+    uint64_t packets = (bytes + payload - 1) / payload;
+    uint64_t last = bytes - (packets - 1) * payload;
+    Time serial = (packets - 1) * dev->GetWireTime(uint32_t(payload + header + 14)) +
+                  dev->GetWireTime(uint32_t(last + header + 14));
+    Time first = dev->GetWireTime(uint32_t(std::min<uint64_t>(bytes, payload) + header + 14));
+    Time delay = dev->GetPfcChannel()->GetDelay();
+    return serial + (h - 1) * first + h * delay;
+}
+
+uint32_t
+RdmaHelper::AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, Time start, uint8_t dscp)
+{
+    NS_ABORT_MSG_IF(!m_net, "RdmaHelper::AddFlow: Install first");
+    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size(),
+                    "RdmaHelper::AddFlow: host " << std::max(src, dst) << " does not exist ("
+                                                 << m_nics.size() << " hosts)");
+    NS_ABORT_MSG_IF(src == dst, "RdmaHelper::AddFlow: host " << src << " sends to itself");
+    RdmaFlowSpec spec;
+    spec.dst = m_net->GetHostAddress(dst);
+    spec.bytes = bytes;
+    spec.start = start;
+    spec.dscp = dscp;
+    spec.idealFct = IdealFct(src, dst, bytes);
+    return m_nics[src]->AddFlow(spec);
+}
+
+void
+RdmaHelper::AddFlows(const std::vector<GeneratedFlow>& flows)
+{
+    for (const GeneratedFlow& f : flows)
+    {
+        AddFlow(f.src, f.dst, f.bytes, f.start, f.dscp);
+    }
+}
+
+std::vector<RdmaFlowRecord>
+RdmaHelper::GetFlowRecords() const
+{
+    std::vector<RdmaFlowRecord> all;
+    for (const auto& nic : m_nics)
+    {
+        std::vector<RdmaFlowRecord> r = nic->GetFlowRecords();
+        all.insert(all.end(), r.begin(), r.end());
+    }
+    return all;
+}
+
+void
+RdmaHelper::WriteFlowRecords(const std::string& path) const
+{
+    std::ofstream out(path);
+    NS_ABORT_MSG_IF(!out, "RdmaHelper::WriteFlowRecords: cannot write " << path);
+    out << RdmaFlowRecord::CsvHeader() << "\n";
+    for (const RdmaFlowRecord& r : GetFlowRecords())
+    {
+        RdmaFlowRecord::WriteCsv(out, r);
+        out << "\n";
+    }
+}
+
+uint64_t
+RdmaHelper::GetRetransmittedPackets() const
+{
+    uint64_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetRetransmittedPackets();
+    }
+    return n;
+}
+
+uint64_t
+RdmaHelper::GetTimeouts() const
+{
+    uint64_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetTimeouts();
+    }
+    return n;
+}
+
+uint64_t
+RdmaHelper::GetCnps() const
+{
+    uint64_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetCnpsReceived();
+    }
+    return n;
+}
+
+uint64_t
+RdmaHelper::GetBytesDelivered() const
+{
+    uint64_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetBytesDelivered();
+    }
+    return n;
+}
+
+uint32_t
+RdmaHelper::GetActiveFlows() const
+{
+    uint32_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetActiveFlows();
+    }
+    return n;
+}
+
+void
+RdmaHelper::PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>& records)
+{
+    std::vector<double> fct;
+    std::vector<double> slowdown;
+    for (const RdmaFlowRecord& r : records)
+    {
+        if (r.finish.IsStrictlyPositive())
+        {
+            fct.push_back(r.fct.GetMicroSeconds());
+            slowdown.push_back(r.slowdown);
+        }
+    }
+    os << "flows completed: " << fct.size() << " of " << records.size() << "\n";
+    if (fct.empty())
+    {
+        return;
+    }
+    auto stats = [&os](const char* what, std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        double mean = 0;
+        for (double x : v)
+        {
+            mean += x / v.size();
+        }
+        auto pct = [&v](double p) { return v[std::min(v.size() - 1, size_t(p * v.size()))]; };
+        os << "  " << what << ": mean " << std::fixed << std::setprecision(2) << mean
+           << ", median " << pct(0.5) << ", p95 " << pct(0.95) << ", p99 " << pct(0.99)
+           << ", max " << v.back() << std::defaultfloat << "\n";
+    };
+    stats("FCT (us)", fct);
+    stats("slowdown", slowdown);
+}
+
+} // namespace ns3

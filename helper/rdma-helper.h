@@ -1,5 +1,105 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
  */
 
-// Not written yet.
+#ifndef RDMA_HELPER_H
+#define RDMA_HELPER_H
+
+#include "pfc-topology-helper.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-workload.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * Install RoCEv2 NIC engines on hosts and start flows.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * Puts an RdmaNic on every host of a PfcTopologyHelper network and starts
+ * flows between hosts by index.
+ *
+ * \code
+ *   PfcTopologyHelper net(topology);
+ *   net.Build();
+ *   RdmaHelper rdma;
+ *   rdma.SetNicAttribute("Dcqcn", BooleanValue(true));
+ *   rdma.Install(net);
+ *   rdma.AddFlow(1, 0, 1000000, MicroSeconds(10));  // host 1 -> host 0, 1 MB
+ *   Simulator::Run();
+ *   rdma.WriteFlowRecords("flows.csv");
+ * \endcode
+ *
+ * The ideal completion time of a flow (for its slowdown) is its frames
+ * serialised at the source's line rate, plus, for the first packet, one
+ * store-and-forward serialisation per switch and the propagation delay of
+ * every link on a shortest path.
+ */
+class RdmaHelper
+{
+  public:
+    RdmaHelper();
+
+    /// Set an attribute of every RdmaNic installed. \param name n \param value v
+    void SetNicAttribute(std::string name, const AttributeValue& value);
+
+    /// Install an RdmaNic on every host of \p net (built). \param net the network
+    void Install(const PfcTopologyHelper& net);
+
+    /// \param host host index \return its NIC
+    Ptr<RdmaNic> GetNic(uint32_t host) const;
+    uint32_t GetNHosts() const; //!< \return hosts with a NIC
+
+    /**
+     * Start a flow.
+     * \param src sending host index \param dst receiving host index
+     * \param bytes message size \param start absolute start time
+     * \param dscp DSCP of its packets (class = DSCP >> 3 by default; 24 = class 3)
+     * \return the flow id on the sender's NIC
+     */
+    uint32_t AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, Time start, uint8_t dscp = 24);
+    /// Start generated or replayed flows. \param flows the flows
+    void AddFlows(const std::vector<GeneratedFlow>& flows);
+
+    /// \return the records of every flow, host by host
+    std::vector<RdmaFlowRecord> GetFlowRecords() const;
+    /// Write every flow record as CSV (RdmaFlowRecord::CsvHeader). \param path the file
+    void WriteFlowRecords(const std::string& path) const;
+    uint64_t GetRetransmittedPackets() const; //!< \return over all NICs
+    uint64_t GetTimeouts() const;             //!< \return over all NICs
+    uint64_t GetCnps() const;                 //!< \return CNPs received, over all NICs
+    uint64_t GetBytesDelivered() const;       //!< \return in-order payload bytes, all NICs
+    uint32_t GetActiveFlows() const;          //!< \return flows not finished
+
+    /**
+     * Print completed / total flows and FCT and slowdown statistics (mean,
+     * median, 95th and 99th percentile) of the completed ones.
+     * \param os stream \param records the flows
+     */
+    static void PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>& records);
+
+  private:
+    /// \param src host \param dst host \return the ideal FCT of \p bytes
+    Time IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+
+    ObjectFactory m_nicFactory;             //!< RdmaNic factory
+    const PfcTopologyHelper* m_net;         //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;       //!< per host index
+    mutable std::vector<std::vector<uint32_t>> m_hops; //!< [src host] -> hops to each node
+};
+
+} // namespace ns3
+
+#endif /* RDMA_HELPER_H */

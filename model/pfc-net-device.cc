@@ -7,6 +7,7 @@
 #include "pfc-channel.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
@@ -95,6 +96,23 @@ PfcNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&PfcNetDevice::m_scheduler),
                           MakePointerChecker<PfcScheduler>())
+            .AddAttribute("EcnKmin",
+                          "On a switch port: class queue length (bytes) below which no frame is "
+                          "ECN-marked (DCQCN Kmin).",
+                          UintegerValue(5 * 1000),
+                          MakeUintegerAccessor(&PfcNetDevice::m_ecnKmin),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnKmax",
+                          "On a switch port: class queue length (bytes) above which every "
+                          "ECN-capable frame is marked (DCQCN Kmax).",
+                          UintegerValue(200 * 1000),
+                          MakeUintegerAccessor(&PfcNetDevice::m_ecnKmax),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnPmax",
+                          "On a switch port: marking probability (0..1) at EcnKmax (DCQCN Pmax).",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&PfcNetDevice::m_ecnPmax),
+                          MakeDoubleChecker<double>(0, 1))
             .AddTraceSource("MacTx",
                             "A frame was handed to the device for transmission.",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
@@ -150,6 +168,9 @@ PfcNetDevice::PfcNetDevice()
       m_pauseRefresh(0),
       m_processingDelay(-1),
       m_hostQueueLimit(64 * 1024),
+      m_ecnKmin(5 * 1000),
+      m_ecnKmax(200 * 1000),
+      m_ecnPmax(0.01),
       m_ifIndex(0),
       m_linkUp(false),
       m_switchPort(kPfcNoPort),
@@ -172,6 +193,7 @@ PfcNetDevice::PfcNetDevice()
     m_pausedSince.fill(Time(0));
     m_pausingPeer.fill(false);
     m_drops.fill(0);
+    m_ecnRandom = CreateObject<UniformRandomVariable>();
 }
 
 PfcNetDevice::~PfcNetDevice()
@@ -207,6 +229,9 @@ PfcNetDevice::DoDispose()
     m_queueInterface = nullptr;
     m_switchRx = SwitchReceiveCallback();
     m_switchDequeue = SwitchDequeueCallback();
+    m_source = TransmitSourceCallback();
+    m_receiveHook = ReceiveHookCallback();
+    m_ecnRandom = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -325,6 +350,35 @@ PfcNetDevice::TryTransmit()
         }
         if (eligible == 0)
         {
+            if (m_source.IsNull())
+            {
+                return;
+            }
+            uint8_t paused = 0;
+            for (uint8_t c = 0; c < kPfcClasses; ++c)
+            {
+                paused |= m_pausedUntil[c] > now ? uint8_t(1u << c) : 0;
+            }
+            Ptr<Packet> packet = m_source(paused);
+            if (!packet)
+            {
+                return;
+            }
+            uint8_t pcls = ClassOfHostPacket(packet, kEtherTypeIpv4);
+            NS_ASSERT_MSG(!(paused & (1u << pcls)),
+                          "PfcNetDevice: the transmit source returned a packet of paused class "
+                              << int(pcls));
+            EthernetDot1qHeader eth;
+            eth.SetSource(m_address);
+            eth.SetDestination(GetPeerAddress());
+            eth.SetEtherType(kEtherTypeIpv4);
+            if (m_classMode == CLASS_PCP)
+            {
+                eth.SetVlan(pcls);
+            }
+            packet->AddHeader(eth);
+            m_macTxTrace(packet);
+            StartFrame(packet);
             return;
         }
         if (!m_scheduler)
@@ -344,6 +398,16 @@ PfcNetDevice::TryTransmit()
             m_switchDequeue(m_switchPort, entry);
         }
     }
+    StartFrame(frame);
+    if (cls >= 0 && m_queueInterface)
+    {
+        UpdateHostTxQueue(uint8_t(cls));
+    }
+}
+
+void
+PfcNetDevice::StartFrame(Ptr<Packet> frame)
+{
     m_busy = true;
     m_onWire = frame;
     m_phyTxBeginTrace(frame);
@@ -353,10 +417,40 @@ PfcNetDevice::TryTransmit()
     bool sent = m_channel->TransmitStart(frame, this, txTime);
     NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
     Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
-    if (cls >= 0 && m_queueInterface)
+}
+
+void
+PfcNetDevice::SetTransmitSource(TransmitSourceCallback source)
+{
+    m_source = source;
+}
+
+void
+PfcNetDevice::NotifySourceReady()
+{
+    TryTransmit();
+}
+
+void
+PfcNetDevice::SetReceiveHook(ReceiveHookCallback hook)
+{
+    m_receiveHook = hook;
+}
+
+bool
+PfcNetDevice::ShouldMarkEcn(uint8_t cls)
+{
+    uint64_t q = m_queueBytes[cls];
+    if (q <= m_ecnKmin)
     {
-        UpdateHostTxQueue(uint8_t(cls));
+        return false;
     }
+    if (q >= m_ecnKmax)
+    {
+        return true;
+    }
+    double p = m_ecnPmax * double(q - m_ecnKmin) / double(m_ecnKmax - m_ecnKmin);
+    return m_ecnRandom->GetValue() < p;
 }
 
 void
@@ -526,6 +620,11 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         return;
     }
     frame->RemoveHeader(eth);
+    if (!m_receiveHook.IsNull() && eth.GetEtherType() == kEtherTypeIpv4 && m_receiveHook(frame))
+    {
+        m_macRxTrace(frame);
+        return;
+    }
     Mac48Address dst = eth.GetDestination();
     NetDevice::PacketType type = NetDevice::PACKET_OTHERHOST;
     if (dst == m_address)

@@ -16,6 +16,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -96,6 +97,15 @@ class PfcNetDevice : public NetDevice
     typedef Callback<void, uint32_t, Ptr<Packet>> SwitchReceiveCallback;
     /// Switch callback: \p entry left the queue of port \p port (release its buffer).
     typedef Callback<void, uint32_t, const PfcQueueEntry&> SwitchDequeueCallback;
+    /**
+     * Host transmit source (the RDMA NIC engine): asked for an IPv4 packet
+     * when the link is idle and the class queues have nothing to send; the
+     * argument has bit c set for every paused class; a packet of a paused
+     * class must not be returned.  Null: nothing to send now.
+     */
+    typedef Callback<Ptr<Packet>, uint8_t> TransmitSourceCallback;
+    /// Host receive hook: sees every received IPv4 packet first; true = consumed.
+    typedef Callback<bool, Ptr<Packet>> ReceiveHookCallback;
 
     /**
      * \brief Get the type ID.
@@ -147,6 +157,21 @@ class PfcNetDevice : public NetDevice
      *         after the dequeue callback released its buffer)
      */
     bool EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls);
+
+    /// \param source the host transmit source (null callback: none)
+    void SetTransmitSource(TransmitSourceCallback source);
+    /// The transmit source has something to send (starts a transmission if idle).
+    void NotifySourceReady();
+    /// \param hook the host receive hook (null callback: none)
+    void SetReceiveHook(ReceiveHookCallback hook);
+
+    /**
+     * ECN marking of this (switch) port, RED-like on the instantaneous class
+     * queue length q: mark with probability 0 below EcnKmin, Pmax * (q - Kmin)
+     * / (Kmax - Kmin) up to EcnKmax, and 1 above.
+     * \param cls the egress class \return whether to mark the next frame CE
+     */
+    bool ShouldMarkEcn(uint8_t cls);
 
     /// Send PAUSE for \p cls now and refresh it until StopPausing(). \param cls the class
     void StartPausing(uint8_t cls);
@@ -236,6 +261,8 @@ class PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The frame on the wire finished.
     void TransmitComplete();
+    /// Put \p frame on the wire. \param frame the frame (Ethernet header on)
+    void StartFrame(Ptr<Packet> frame);
     /// Apply a received PFC frame (after the processing delay), unless the link
     /// went down since it arrived. \param pfc the body \param linkDowns m_linkDowns then
     void ApplyPfc(PfcHeader pfc, uint64_t linkDowns);
@@ -265,6 +292,12 @@ class PfcNetDevice : public NetDevice
     Time m_processingDelay;    //!< ProcessingDelay (negative: 802.1Qbb cap)
     uint32_t m_hostQueueLimit; //!< HostQueueLimit (bytes per class)
     Ptr<PfcScheduler> m_scheduler; //!< Scheduler
+    uint32_t m_ecnKmin;        //!< EcnKmin (bytes)
+    uint32_t m_ecnKmax;        //!< EcnKmax (bytes)
+    double m_ecnPmax;          //!< EcnPmax
+    Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions
+    TransmitSourceCallback m_source;  //!< host transmit source
+    ReceiveHookCallback m_receiveHook; //!< host receive hook
 
     // Wiring
     Ptr<Node> m_node;                  //!< the node

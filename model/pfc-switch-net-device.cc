@@ -91,7 +91,8 @@ PfcSwitchNetDevice::PfcSwitchNetDevice()
       m_seed(0),
       m_checksum(false),
       m_initialized(false),
-      m_forwarded(0)
+      m_forwarded(0),
+      m_ecnMarked(0)
 {
     NS_LOG_FUNCTION(this);
     m_mmu = CreateObject<SwitchMmu>();
@@ -452,12 +453,20 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
         }
         entry.pool = PfcBufferPool::LOSSY;
     }
+    const Ptr<PfcNetDevice>& out = m_ports[outPort];
+    // ECN (DCQCN): RED-like marking on the egress class queue, ECN-capable packets only.
+    Ipv4Header::EcnType ecn = ip.GetEcn();
+    if ((ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) &&
+        out->ShouldMarkEcn(outQueue))
+    {
+        ip.SetEcn(Ipv4Header::ECN_CE);
+        ++m_ecnMarked;
+    }
     if (m_checksum)
     {
         ip.EnableChecksum();
     }
     packet->AddHeader(ip);
-    const Ptr<PfcNetDevice>& out = m_ports[outPort];
     EthernetDot1qHeader eth;
     eth.SetSource(Mac48Address::ConvertFrom(out->GetAddress()));
     eth.SetDestination(out->GetPeerAddress());
@@ -538,6 +547,12 @@ uint64_t
 PfcSwitchNetDevice::GetForwardedCount() const
 {
     return m_forwarded;
+}
+
+uint64_t
+PfcSwitchNetDevice::GetEcnMarkedCount() const
+{
+    return m_ecnMarked;
 }
 
 uint64_t

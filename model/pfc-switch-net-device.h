@@ -117,6 +117,7 @@ class PfcSwitchNetDevice : public NetDevice
     /// \param reason reason \return data frames dropped by this switch (its ports included)
     uint64_t GetDropCount(PfcDropReason reason) const;
     uint64_t GetForwardedCount() const;  //!< \return frames forwarded
+    uint64_t GetEcnMarkedCount() const;  //!< \return frames this switch marked CE
     uint64_t GetPausesSent() const;      //!< \return PAUSE decisions (ingress queue OFF)
     uint64_t GetResumesSent() const;     //!< \return RESUME decisions (ingress queue ON)
 
@@ -208,6 +209,7 @@ class PfcSwitchNetDevice : public NetDevice
     bool m_initialized;                          //!< DoInitialize ran (MMU set up)
 
     uint64_t m_forwarded;                           //!< frames forwarded
+    uint64_t m_ecnMarked;                           //!< frames marked CE
     std::array<uint64_t, kPfcDropReasons> m_drops;  //!< switch-level drops per reason
     TracedCallback<Ptr<const Packet>, uint32_t, PfcDropReason> m_dropTrace; //!< Drop
 };

@@ -2,4 +2,885 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Not written yet.
+#include "rdma-nic.h"
+
+#include "roce-header.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+constexpr uint32_t kPsnMask = 0xffffff; //!< 24-bit PSN
+constexpr uint32_t kCnpPayload = 16;    //!< reserved bytes after a CNP's BTH
+
+/// The 32-bit sequence index nearest \p ref whose low 24 bits are \p psn24.
+uint32_t
+Unwrap(uint32_t ref, uint32_t psn24)
+{
+    int32_t delta = int32_t((psn24 - (ref & kPsnMask)) << 8) >> 8; // sign-extend 24 bits
+    return uint32_t(int64_t(ref) + delta);
+}
+} // namespace
+
+/// Sender state of one queue pair (one flow).
+struct RdmaNic::SendQp
+{
+    uint32_t id = 0;          //!< flow id = QP number on both ends
+    RdmaFlowSpec spec;        //!< what to send
+    uint8_t cls = 0;          //!< device class of spec.dscp
+    uint32_t packets = 0;     //!< data packets of the message
+    uint32_t lastPayload = 0; //!< payload of the last packet
+    uint32_t next = 0;        //!< next sequence index to send
+    uint32_t una = 0;         //!< oldest unacknowledged index
+    uint32_t maxSent = 0;     //!< one past the highest index ever sent
+    bool started = false;     //!< StartFlow ran
+    bool done = false;        //!< every packet acknowledged
+    Time nextSend;            //!< rate limiter: earliest next packet
+    // DCQCN
+    double rc = 0;            //!< current rate (bit/s)
+    double rt = 0;            //!< target rate (bit/s)
+    double alpha = 1;         //!< congestion estimate
+    bool cnpSinceAlpha = false; //!< a CNP arrived since the last alpha timer
+    uint32_t timerEvents = 0; //!< rate increase events by the timer since the last cut
+    uint32_t byteEvents = 0;  //!< rate increase events by the byte counter
+    uint64_t bytesSinceEvent = 0; //!< bytes sent since the last byte-counter event
+    EventId rtoEvent;         //!< retransmission timeout
+    EventId alphaEvent;       //!< alpha timer
+    EventId rateEvent;        //!< rate increase timer
+    RdmaFlowRecord record;    //!< what happened
+};
+
+/// Receiver state of one queue pair.
+struct RdmaNic::RecvQp
+{
+    uint32_t expected = 0;   //!< next in-order sequence index
+    uint32_t sinceAck = 0;   //!< in-order packets since the last ACK
+    bool nakPending = false; //!< a NAK was sent, the gap is not filled yet
+    Time lastCnp = Time(-1); //!< last CNP sent (negative: never)
+};
+
+std::string
+RdmaFlowRecord::CsvHeader()
+{
+    return "flow_id,src,dst,sport,dscp,bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
+           "packets,retransmitted,timeouts,cnps";
+}
+
+void
+RdmaFlowRecord::WriteCsv(std::ostream& os, const RdmaFlowRecord& r)
+{
+    os << r.flowId << "," << r.src << "," << r.dst << "," << r.sport << "," << int(r.dscp) << ","
+       << r.bytes << "," << r.start.GetNanoSeconds() << "," << r.finish.GetNanoSeconds() << ","
+       << r.fct.GetNanoSeconds() << "," << r.idealFct.GetNanoSeconds() << "," << std::fixed
+       << std::setprecision(4) << r.slowdown << std::defaultfloat << "," << r.packets << ","
+       << r.retransmitted << "," << r.timeouts << "," << r.cnps;
+}
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Tagger")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("PayloadSize",
+                          "Payload bytes per RoCEv2 data packet (the last one may be shorter).",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaNic::m_payloadSize),
+                          MakeUintegerChecker<uint32_t>(1, 9000))
+            .AddAttribute("Ttl",
+                          "IPv4 TTL of the packets this host sends (hops).",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaNic::m_ttl),
+                          MakeUintegerChecker<uint8_t>(1))
+            .AddAttribute("Dcqcn",
+                          "DCQCN congestion control on (true) or every flow at line rate (false).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_dcqcn),
+                          MakeBooleanChecker())
+            .AddAttribute("AckInterval",
+                          "ACK coalescing: acknowledge every this many in-order packets "
+                          "(packets; the last packet of a message is always acknowledged).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Go back to the oldest unacknowledged packet when no ACK progress "
+                          "is seen for this long (time).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("CnpInterval",
+                          "Receiver: at most one CNP per queue pair per this interval (time; "
+                          "DCQCN N = 50 us).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("AlphaG",
+                          "DCQCN gain g of the alpha estimate (dimensionless; 1/256).",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&RdmaNic::m_g),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("AlphaTimer",
+                          "DCQCN alpha update period K without CNPs (time; 55 us).",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&RdmaNic::m_alphaTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RateIncreaseTimer",
+                          "DCQCN rate increase timer T (time; 55 us).",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&RdmaNic::m_rateTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ByteCounter",
+                          "DCQCN byte counter B: a rate increase event every this many bytes "
+                          "sent (bytes; 10 MB).",
+                          UintegerValue(10 * 1000 * 1000),
+                          MakeUintegerAccessor(&RdmaNic::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("FastRecoverySteps",
+                          "DCQCN F: increase events of fast recovery before additive increase "
+                          "(events; 5).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&RdmaNic::m_fastSteps),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RateAI",
+                          "DCQCN additive increase step R_AI (bit/s; 40 Mb/s).",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&RdmaNic::m_rai),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHAI",
+                          "DCQCN hyper increase step R_HAI (bit/s; 10 R_AI by default, our "
+                          "choice).",
+                          DataRateValue(DataRate("400Mbps")),
+                          MakeDataRateAccessor(&RdmaNic::m_rhai),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRate",
+                          "Lowest rate DCQCN cuts a flow to (bit/s).",
+                          DataRateValue(DataRate("10Mbps")),
+                          MakeDataRateAccessor(&RdmaNic::m_minRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("FlowComplete",
+                            "A flow's last byte was acknowledged (its record).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_flowCompleteTrace),
+                            "ns3::RdmaNic::FlowRecordTracedCallback")
+            .AddTraceSource("RateChange",
+                            "DCQCN changed a flow's rate (flow id, bit/s).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_rateTrace),
+                            "ns3::RdmaNic::RateTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_payloadSize(1000),
+      m_ttl(64),
+      m_dcqcn(true),
+      m_ackInterval(4),
+      m_rto(MilliSeconds(1)),
+      m_cnpInterval(MicroSeconds(50)),
+      m_g(1.0 / 256),
+      m_alphaTimer(MicroSeconds(55)),
+      m_rateTimer(MicroSeconds(55)),
+      m_byteCounter(10 * 1000 * 1000),
+      m_fastSteps(5),
+      m_rai("40Mbps"),
+      m_rhai("400Mbps"),
+      m_minRate("10Mbps"),
+      m_lineRate(0),
+      m_rrNext(0),
+      m_nextSport(49152),
+      m_active(0),
+      m_dataSent(0),
+      m_retransmitted(0),
+      m_timeouts(0),
+      m_cnpsSent(0),
+      m_cnpsReceived(0),
+      m_naksSent(0),
+      m_delivered(0),
+      m_duplicates(0)
+{
+}
+
+RdmaNic::~RdmaNic()
+{
+    for (SendQp* qp : m_send)
+    {
+        delete qp;
+    }
+    for (auto& kv : m_recv)
+    {
+        delete kv.second;
+    }
+}
+
+void
+RdmaNic::DoDispose()
+{
+    for (SendQp* qp : m_send)
+    {
+        qp->rtoEvent.Cancel();
+        qp->alphaEvent.Cancel();
+        qp->rateEvent.Cancel();
+    }
+    m_wake.Cancel();
+    if (m_device)
+    {
+        m_device->SetTransmitSource(PfcNetDevice::TransmitSourceCallback());
+        m_device->SetReceiveHook(PfcNetDevice::ReceiveHookCallback());
+    }
+    m_device = nullptr;
+    m_control.clear();
+    Object::DoDispose();
+}
+
+void
+RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
+{
+    NS_ABORT_MSG_IF(!device || device->IsSwitchPort(),
+                    "RdmaNic::Attach: the device must be a host PfcNetDevice");
+    m_device = device;
+    m_local = local;
+    m_lineRate = double(device->GetDataRate().GetBitRate());
+    device->SetTransmitSource(MakeCallback(&RdmaNic::PullPacket, this));
+    device->SetReceiveHook(MakeCallback(&RdmaNic::ReceivePacket, this));
+}
+
+double
+RdmaNic::WireBits(uint32_t bytes) const
+{
+    // Ethernet header 14 + FCS 4, padded to 64, + preamble/SFD 8 + gap 12.
+    uint32_t frame = std::max(bytes + 14 + kEthernetFcs, kEthernetMinFrame);
+    return 8.0 * (frame + kEthernetPhyOverhead);
+}
+
+uint32_t
+RdmaNic::AddFlow(const RdmaFlowSpec& spec)
+{
+    NS_ABORT_MSG_IF(!m_device, "RdmaNic::AddFlow: the NIC is not attached to a device");
+    NS_ABORT_MSG_IF(spec.bytes == 0, "RdmaNic::AddFlow: a flow of 0 bytes");
+    NS_ABORT_MSG_IF(spec.dscp > 63, "RdmaNic::AddFlow: DSCP " << int(spec.dscp) << " > 63");
+    NS_ABORT_MSG_IF(spec.dst == m_local, "RdmaNic::AddFlow: a flow from " << m_local << " to itself");
+    NS_ABORT_MSG_IF(spec.start < Simulator::Now(),
+                    "RdmaNic::AddFlow: start time " << spec.start.As(Time::US) << " is in the past");
+    SendQp* qp = new SendQp;
+    qp->id = m_send.size();
+    NS_ABORT_MSG_IF(qp->id > kPsnMask, "RdmaNic::AddFlow: more than 2^24 flows on one NIC");
+    qp->spec = spec;
+    qp->spec.sport = spec.sport != 0 ? spec.sport : m_nextSport++;
+    if (m_nextSport == 0)
+    {
+        m_nextSport = 49152;
+    }
+    qp->cls = m_device->GetClassOfDscp(spec.dscp);
+    uint64_t packets = (spec.bytes + m_payloadSize - 1) / m_payloadSize;
+    NS_ABORT_MSG_IF(packets > (kPsnMask >> 1),
+                    "RdmaNic::AddFlow: " << spec.bytes << " bytes need more than 2^23 packets");
+    qp->packets = uint32_t(packets);
+    qp->lastPayload = uint32_t(spec.bytes - (packets - 1) * m_payloadSize);
+    qp->rc = qp->rt = m_lineRate;
+    RdmaFlowRecord& r = qp->record;
+    r.flowId = qp->id;
+    r.src = m_local;
+    r.dst = spec.dst;
+    r.sport = qp->spec.sport;
+    r.dscp = spec.dscp;
+    r.bytes = spec.bytes;
+    r.start = spec.start;
+    r.packets = qp->packets;
+    r.idealFct = spec.idealFct.IsStrictlyPositive() ? spec.idealFct : IdealFct(*qp);
+    m_send.push_back(qp);
+    Simulator::Schedule(spec.start - Simulator::Now(), &RdmaNic::StartFlow, this, qp->id);
+    return qp->id;
+}
+
+Time
+RdmaNic::IdealFct(const SendQp& qp) const
+{
+    uint32_t header = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
+    double bits = (qp.packets - 1) * WireBits(m_payloadSize + header) +
+                  WireBits(qp.lastPayload + header);
+    return Seconds(bits / m_lineRate);
+}
+
+void
+RdmaNic::StartFlow(uint32_t flowId)
+{
+    SendQp& qp = *m_send[flowId];
+    qp.started = true;
+    qp.nextSend = Simulator::Now();
+    ++m_active;
+    m_device->NotifySourceReady();
+}
+
+// ---------------------------------------------------------------------------
+// Sending
+// ---------------------------------------------------------------------------
+
+Ptr<Packet>
+RdmaNic::BuildData(SendQp& qp, uint32_t psn)
+{
+    bool last = psn + 1 == qp.packets;
+    uint32_t payload = last ? qp.lastPayload : m_payloadSize;
+    Ptr<Packet> p = Create<Packet>(payload);
+    p->AddTrailer(RoceIcrcTrailer());
+    RoceBthHeader bth;
+    if (qp.packets == 1)
+    {
+        bth.SetOpcode(RoceBthHeader::RC_SEND_ONLY);
+    }
+    else if (psn == 0)
+    {
+        bth.SetOpcode(RoceBthHeader::RC_SEND_FIRST);
+    }
+    else
+    {
+        bth.SetOpcode(last ? RoceBthHeader::RC_SEND_LAST : RoceBthHeader::RC_SEND_MIDDLE);
+    }
+    bth.SetDestQp(qp.id);
+    bth.SetPsn(psn & kPsnMask);
+    bth.SetAckRequest(last);
+    p->AddHeader(bth);
+    UdpHeader udp;
+    udp.SetSourcePort(qp.spec.sport);
+    udp.SetDestinationPort(kRoceUdpPort);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_local);
+    ip.SetDestination(qp.spec.dst);
+    ip.SetProtocol(17);
+    ip.SetTtl(m_ttl);
+    ip.SetDscp(Ipv4Header::DscpType(qp.spec.dscp));
+    ip.SetEcn(Ipv4Header::ECN_ECT0);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetIdentification(uint16_t(psn));
+    if (Node::ChecksumEnabled())
+    {
+        ip.EnableChecksum();
+    }
+    p->AddHeader(ip);
+    return p;
+}
+
+void
+RdmaNic::QueueControl(Ipv4Address dst,
+                      uint16_t sport,
+                      uint8_t dscp,
+                      uint8_t opcode,
+                      uint32_t destQp,
+                      uint32_t psn,
+                      uint8_t syndrome)
+{
+    Ptr<Packet> p = Create<Packet>(opcode == RoceBthHeader::CNP ? kCnpPayload : 0);
+    p->AddTrailer(RoceIcrcTrailer());
+    if (opcode == RoceBthHeader::RC_ACK)
+    {
+        RoceAethHeader aeth;
+        aeth.SetSyndrome(syndrome);
+        p->AddHeader(aeth);
+    }
+    RoceBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(destQp);
+    bth.SetPsn(psn & kPsnMask);
+    if (opcode == RoceBthHeader::CNP)
+    {
+        bth.SetBecn(true);
+    }
+    p->AddHeader(bth);
+    UdpHeader udp;
+    udp.SetSourcePort(sport);
+    udp.SetDestinationPort(kRoceUdpPort);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_local);
+    ip.SetDestination(dst);
+    ip.SetProtocol(17);
+    ip.SetTtl(m_ttl);
+    ip.SetDscp(Ipv4Header::DscpType(dscp));
+    ip.SetPayloadSize(p->GetSize());
+    if (Node::ChecksumEnabled())
+    {
+        ip.EnableChecksum();
+    }
+    p->AddHeader(ip);
+    m_control.push_back(p);
+    m_device->NotifySourceReady();
+}
+
+Ptr<Packet>
+RdmaNic::PullPacket(uint8_t pausedMask)
+{
+    // Control packets first, in order, skipping paused classes.
+    for (auto it = m_control.begin(); it != m_control.end(); ++it)
+    {
+        Ipv4Header ip;
+        (*it)->PeekHeader(ip);
+        uint8_t cls = m_device->GetClassOfDscp(ip.GetDscp());
+        if (!(pausedMask & (1u << cls)))
+        {
+            Ptr<Packet> p = *it;
+            m_control.erase(it);
+            return p;
+        }
+    }
+    // Data: round robin over ready queue pairs.
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    uint32_t n = m_send.size();
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t i = (m_rrNext + k) % n;
+        SendQp& qp = *m_send[i];
+        if (!qp.started || qp.done || qp.next >= qp.packets || (pausedMask & (1u << qp.cls)))
+        {
+            continue;
+        }
+        if (qp.nextSend > now)
+        {
+            earliest = std::min(earliest, qp.nextSend);
+            continue;
+        }
+        uint32_t psn = qp.next++;
+        Ptr<Packet> p = BuildData(qp, psn);
+        ++m_dataSent;
+        if (psn < qp.maxSent)
+        {
+            ++m_retransmitted;
+            ++qp.record.retransmitted;
+        }
+        qp.maxSent = std::max(qp.maxSent, psn + 1);
+        double bits = WireBits(p->GetSize());
+        qp.nextSend = now + Seconds(bits / qp.rc);
+        if (!qp.rtoEvent.IsRunning())
+        {
+            RestartRto(qp);
+        }
+        if (m_dcqcn && qp.rc < m_lineRate)
+        {
+            qp.bytesSinceEvent += p->GetSize();
+            if (qp.bytesSinceEvent >= m_byteCounter)
+            {
+                qp.bytesSinceEvent = 0;
+                RateIncrease(qp, false);
+            }
+        }
+        m_rrNext = (i + 1) % n;
+        return p;
+    }
+    if (earliest != Time::Max())
+    {
+        ScheduleWake(earliest);
+    }
+    return nullptr;
+}
+
+void
+RdmaNic::ScheduleWake(Time at)
+{
+    if (m_wake.IsRunning() && m_wakeAt <= at)
+    {
+        return;
+    }
+    m_wake.Cancel();
+    m_wakeAt = at;
+    m_wake = Simulator::Schedule(at - Simulator::Now(), &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    m_device->NotifySourceReady();
+}
+
+void
+RdmaNic::RestartRto(SendQp& qp)
+{
+    qp.rtoEvent.Cancel();
+    qp.rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::RetransmitTimeout, this, qp.id);
+}
+
+void
+RdmaNic::RetransmitTimeout(uint32_t flowId)
+{
+    SendQp& qp = *m_send[flowId];
+    if (qp.done || qp.una >= qp.maxSent)
+    {
+        return;
+    }
+    NS_LOG_LOGIC("flow " << flowId << " RTO: back to " << qp.una << " from " << qp.next);
+    ++m_timeouts;
+    ++qp.record.timeouts;
+    qp.next = qp.una;
+    RestartRto(qp);
+    m_device->NotifySourceReady();
+}
+
+// ---------------------------------------------------------------------------
+// Receiving
+// ---------------------------------------------------------------------------
+
+bool
+RdmaNic::ReceivePacket(Ptr<Packet> packet)
+{
+    Ipv4Header ip;
+    packet->PeekHeader(ip);
+    if (ip.GetProtocol() != 17 || ip.GetDestination() != m_local)
+    {
+        return false;
+    }
+    Ptr<Packet> p = packet->Copy();
+    p->RemoveHeader(ip);
+    UdpHeader udp;
+    p->RemoveHeader(udp);
+    if (udp.GetDestinationPort() != kRoceUdpPort)
+    {
+        return false;
+    }
+    RoceBthHeader bth;
+    p->RemoveHeader(bth);
+    uint8_t opcode = bth.GetOpcode();
+    if (opcode == RoceBthHeader::RC_ACK || opcode == RoceBthHeader::CNP)
+    {
+        uint32_t id = bth.GetDestQp();
+        if (id >= m_send.size() || m_send[id]->spec.dst != ip.GetSource())
+        {
+            NS_LOG_LOGIC("control packet for unknown QP " << id);
+            return true;
+        }
+        if (opcode == RoceBthHeader::CNP)
+        {
+            OnCnp(*m_send[id]);
+        }
+        else
+        {
+            RoceAethHeader aeth;
+            p->RemoveHeader(aeth);
+            OnAck(*m_send[id], bth.GetPsn(), aeth.IsNak());
+        }
+        return true;
+    }
+    RoceIcrcTrailer icrc;
+    p->RemoveTrailer(icrc);
+    OnData(ip.GetSource(),
+           udp.GetSourcePort(),
+           ip.GetDscp(),
+           ip.GetEcn() == Ipv4Header::ECN_CE,
+           bth,
+           p->GetSize());
+    return true;
+}
+
+void
+RdmaNic::OnData(Ipv4Address src,
+                uint16_t sport,
+                uint8_t dscp,
+                bool ce,
+                const RoceBthHeader& bth,
+                uint32_t payload)
+{
+    uint64_t key = (uint64_t(src.Get()) << 32) | bth.GetDestQp();
+    RecvQp*& slot = m_recv[key];
+    if (!slot)
+    {
+        slot = new RecvQp;
+    }
+    RecvQp& qp = *slot;
+    Time now = Simulator::Now();
+    if (ce && (qp.lastCnp.IsNegative() || now - qp.lastCnp >= m_cnpInterval))
+    {
+        qp.lastCnp = now;
+        ++m_cnpsSent;
+        QueueControl(src, sport, dscp, RoceBthHeader::CNP, bth.GetDestQp(), 0, 0);
+    }
+    uint32_t psn = Unwrap(qp.expected, bth.GetPsn());
+    uint8_t op = bth.GetOpcode();
+    bool last = op == RoceBthHeader::RC_SEND_LAST || op == RoceBthHeader::RC_SEND_ONLY;
+    if (psn == qp.expected)
+    {
+        ++qp.expected;
+        qp.nakPending = false;
+        m_delivered += payload;
+        if (++qp.sinceAck >= m_ackInterval || last || bth.GetAckRequest())
+        {
+            qp.sinceAck = 0;
+            QueueControl(src,
+                         sport,
+                         dscp,
+                         RoceBthHeader::RC_ACK,
+                         bth.GetDestQp(),
+                         qp.expected - 1,
+                         RoceAethHeader::kSyndromeAck);
+        }
+        return;
+    }
+    ++m_duplicates;
+    if (int32_t(psn - qp.expected) > 0)
+    {
+        // A gap: NAK once, naming the PSN expected.
+        if (!qp.nakPending)
+        {
+            qp.nakPending = true;
+            ++m_naksSent;
+            QueueControl(src,
+                         sport,
+                         dscp,
+                         RoceBthHeader::RC_ACK,
+                         bth.GetDestQp(),
+                         qp.expected,
+                         RoceAethHeader::kSyndromeNakSequence);
+        }
+        return;
+    }
+    // An old packet (a retransmission of what arrived): say how far we are.
+    if (qp.expected > 0)
+    {
+        QueueControl(src,
+                     sport,
+                     dscp,
+                     RoceBthHeader::RC_ACK,
+                     bth.GetDestQp(),
+                     qp.expected - 1,
+                     RoceAethHeader::kSyndromeAck);
+    }
+}
+
+void
+RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
+{
+    if (qp.done)
+    {
+        return;
+    }
+    uint32_t psn = Unwrap(qp.una, psn24);
+    if (nak)
+    {
+        // Everything before psn arrived; go back to psn.
+        if (int32_t(psn - qp.una) > 0)
+        {
+            qp.una = std::min(psn, qp.packets);
+        }
+        if (int32_t(qp.next - psn) > 0)
+        {
+            NS_LOG_LOGIC("flow " << qp.id << " NAK: back to " << psn << " from " << qp.next);
+            qp.next = psn;
+        }
+        RestartRto(qp);
+        m_device->NotifySourceReady();
+        return;
+    }
+    if (int32_t(psn + 1 - qp.una) > 0)
+    {
+        qp.una = std::min(psn + 1, qp.packets);
+        if (qp.una >= qp.packets)
+        {
+            Finish(qp);
+            return;
+        }
+        RestartRto(qp);
+    }
+}
+
+void
+RdmaNic::Finish(SendQp& qp)
+{
+    qp.done = true;
+    qp.rtoEvent.Cancel();
+    qp.alphaEvent.Cancel();
+    qp.rateEvent.Cancel();
+    --m_active;
+    RdmaFlowRecord& r = qp.record;
+    r.finish = Simulator::Now();
+    r.fct = r.finish - r.start;
+    r.slowdown = r.idealFct.IsStrictlyPositive() ? r.fct.GetSeconds() / r.idealFct.GetSeconds() : 0;
+    NS_LOG_INFO("flow " << qp.id << " " << m_local << " -> " << r.dst << " done, fct "
+                        << r.fct.As(Time::US));
+    m_flowCompleteTrace(r);
+}
+
+// ---------------------------------------------------------------------------
+// DCQCN
+// ---------------------------------------------------------------------------
+
+void
+RdmaNic::SetRate(SendQp& qp, double bps)
+{
+    bps = std::max(std::min(bps, m_lineRate), double(m_minRate.GetBitRate()));
+    if (bps != qp.rc)
+    {
+        qp.rc = bps;
+        m_rateTrace(qp.id, uint64_t(bps));
+    }
+}
+
+void
+RdmaNic::OnCnp(SendQp& qp)
+{
+    ++m_cnpsReceived;
+    ++qp.record.cnps;
+    if (!m_dcqcn || qp.done)
+    {
+        return;
+    }
+    // Rate decrease (DCQCN, Zhu et al. 2015, Section 4).
+    qp.rt = qp.rc;
+    SetRate(qp, qp.rc * (1 - qp.alpha / 2));
+    qp.alpha = (1 - m_g) * qp.alpha + m_g;
+    qp.cnpSinceAlpha = true;
+    qp.timerEvents = 0;
+    qp.byteEvents = 0;
+    qp.bytesSinceEvent = 0;
+    if (!qp.alphaEvent.IsRunning())
+    {
+        qp.alphaEvent = Simulator::Schedule(m_alphaTimer, &RdmaNic::AlphaTimer, this, qp.id);
+    }
+    qp.rateEvent.Cancel();
+    qp.rateEvent = Simulator::Schedule(m_rateTimer, &RdmaNic::RateIncreaseTimer, this, qp.id);
+}
+
+void
+RdmaNic::AlphaTimer(uint32_t flowId)
+{
+    SendQp& qp = *m_send[flowId];
+    if (qp.done)
+    {
+        return;
+    }
+    if (!qp.cnpSinceAlpha)
+    {
+        qp.alpha = (1 - m_g) * qp.alpha;
+    }
+    qp.cnpSinceAlpha = false;
+    qp.alphaEvent = Simulator::Schedule(m_alphaTimer, &RdmaNic::AlphaTimer, this, flowId);
+}
+
+void
+RdmaNic::RateIncreaseTimer(uint32_t flowId)
+{
+    SendQp& qp = *m_send[flowId];
+    if (qp.done)
+    {
+        return;
+    }
+    RateIncrease(qp, true);
+    if (qp.rc < m_lineRate)
+    {
+        qp.rateEvent = Simulator::Schedule(m_rateTimer, &RdmaNic::RateIncreaseTimer, this, flowId);
+    }
+}
+
+void
+RdmaNic::RateIncrease(SendQp& qp, bool byTimer)
+{
+    ++(byTimer ? qp.timerEvents : qp.byteEvents);
+    uint32_t most = std::max(qp.timerEvents, qp.byteEvents);
+    uint32_t least = std::min(qp.timerEvents, qp.byteEvents);
+    if (most < m_fastSteps)
+    {
+        // Fast recovery: halfway back to the target.
+    }
+    else if (least > m_fastSteps)
+    {
+        qp.rt += (least - m_fastSteps) * double(m_rhai.GetBitRate());
+    }
+    else
+    {
+        qp.rt += double(m_rai.GetBitRate());
+    }
+    qp.rt = std::min(qp.rt, m_lineRate);
+    SetRate(qp, (qp.rt + qp.rc) / 2);
+}
+
+// ---------------------------------------------------------------------------
+// Accessors
+// ---------------------------------------------------------------------------
+
+std::vector<RdmaFlowRecord>
+RdmaNic::GetFlowRecords() const
+{
+    std::vector<RdmaFlowRecord> records;
+    for (const SendQp* qp : m_send)
+    {
+        records.push_back(qp->record);
+    }
+    return records;
+}
+
+uint32_t
+RdmaNic::GetActiveFlows() const
+{
+    return m_active;
+}
+
+uint64_t
+RdmaNic::GetDataPacketsSent() const
+{
+    return m_dataSent;
+}
+
+uint64_t
+RdmaNic::GetRetransmittedPackets() const
+{
+    return m_retransmitted;
+}
+
+uint64_t
+RdmaNic::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+RdmaNic::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaNic::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+uint64_t
+RdmaNic::GetNaksSent() const
+{
+    return m_naksSent;
+}
+
+uint64_t
+RdmaNic::GetBytesDelivered() const
+{
+    return m_delivered;
+}
+
+uint64_t
+RdmaNic::GetDuplicatePackets() const
+{
+    return m_duplicates;
+}
+
+DataRate
+RdmaNic::GetRate(uint32_t flowId) const
+{
+    NS_ABORT_MSG_IF(flowId >= m_send.size(), "RdmaNic::GetRate: no flow " << flowId);
+    return DataRate(uint64_t(m_send[flowId]->rc));
+}
+
+} // namespace ns3

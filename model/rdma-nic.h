@@ -17,6 +17,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <map>
 #include <ostream>
 #include <vector>
@@ -29,6 +30,8 @@
 
 namespace ns3
 {
+
+class RoceBthHeader;
 
 /**
  * \ingroup tagger
@@ -127,6 +130,7 @@ class RdmaNic : public Object
     /// \return records of every flow this NIC sent (finished or not)
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
     uint32_t GetActiveFlows() const;           //!< \return flows not yet acknowledged in full
+    uint64_t GetDataPacketsSent() const;       //!< \return data packets sent (first and again)
     uint64_t GetRetransmittedPackets() const;  //!< \return data packets sent again
     uint64_t GetTimeouts() const;              //!< \return retransmission timeouts
     uint64_t GetCnpsSent() const;              //!< \return CNPs sent (as a receiver)
@@ -156,25 +160,50 @@ class RdmaNic : public Object
     /// The device's receive hook. \param packet an IPv4 packet \return true if RoCE (consumed)
     bool ReceivePacket(Ptr<Packet> packet);
 
-    // The implementation's private helpers are declared in rdma-nic.cc's
-    // friend-free style: see the .cc for details.
     void StartFlow(uint32_t flowId);                       //!< \param flowId flow
-    Ptr<Packet> BuildData(SendQp& qp, uint32_t psn);        //!< \return a data packet
-    void QueueControl(Ipv4Address dst, uint16_t dport, uint8_t dscp, uint8_t opcode,
-                      uint32_t destQp, uint32_t psn, uint8_t syndrome); //!< ACK/NAK/CNP
-    void OnAck(SendQp& qp, uint32_t psn, bool nak);         //!< ACK/NAK handling
-    void OnCnp(SendQp& qp);                                 //!< DCQCN decrease
-    void OnData(Ptr<Packet> packet, const class Ipv4Header& ip, uint16_t sport,
-                const class RoceBthHeader& bth, uint32_t payload); //!< receiver
-    void RetransmitTimeout(uint32_t flowId);                //!< RTO fired
-    void AlphaTimer(uint32_t flowId);                       //!< DCQCN alpha decay
-    void RateIncreaseTimer(uint32_t flowId);                //!< DCQCN timer
-    void RateIncrease(SendQp& qp);                          //!< one increase event
-    void SetRate(SendQp& qp, double bps);                   //!< change Rc
-    void Finish(SendQp& qp);                                //!< flow done
-    void ScheduleWake(Time at);                             //!< ask the device again at \p at
-    void Wake();                                            //!< wake event
-    Time IdealFct(const SendQp& qp) const;                  //!< default ideal FCT
+    /// \param qp sender \param psn sequence index \return the data packet (IPv4 header on)
+    Ptr<Packet> BuildData(SendQp& qp, uint32_t psn);
+    /**
+     * Queue an ACK, NAK or CNP (sent ahead of data).
+     * \param dst peer \param sport UDP source port \param dscp DSCP \param opcode BTH opcode
+     * \param destQp BTH destination QP \param psn BTH PSN (24 bits) \param syndrome AETH
+     * syndrome (ACK/NAK only)
+     */
+    void QueueControl(Ipv4Address dst,
+                      uint16_t sport,
+                      uint8_t dscp,
+                      uint8_t opcode,
+                      uint32_t destQp,
+                      uint32_t psn,
+                      uint8_t syndrome);
+    /// \param qp sender \param psn24 PSN of the ACK/NAK \param nak whether a NAK
+    void OnAck(SendQp& qp, uint32_t psn24, bool nak);
+    void OnCnp(SendQp& qp);                      //!< \param qp sender: DCQCN rate decrease
+    /**
+     * Receiver: a data packet arrived.
+     * \param src sender \param sport UDP source port \param dscp its DSCP \param ce ECN CE
+     * \param bth its BTH \param payload payload bytes
+     */
+    void OnData(Ipv4Address src,
+                uint16_t sport,
+                uint8_t dscp,
+                bool ce,
+                const RoceBthHeader& bth,
+                uint32_t payload);
+    void RetransmitTimeout(uint32_t flowId);     //!< \param flowId flow: RTO fired
+    void AlphaTimer(uint32_t flowId);            //!< \param flowId flow: DCQCN alpha decay
+    void RateIncreaseTimer(uint32_t flowId);     //!< \param flowId flow: DCQCN timer
+    /// \param qp sender \param byTimer timer event (else byte counter)
+    void RateIncrease(SendQp& qp, bool byTimer);
+    void SetRate(SendQp& qp, double bps);        //!< \param qp sender \param bps new Rc
+    void RestartRto(SendQp& qp);                 //!< \param qp sender: (re)arm the RTO
+    void Finish(SendQp& qp);                     //!< \param qp sender: flow done
+    void ScheduleWake(Time at);                  //!< \param at ask the device again then
+    void Wake();                                 //!< wake event
+    /// \param qp sender \return the default ideal FCT (serialisation at line rate)
+    Time IdealFct(const SendQp& qp) const;
+    /// \param bytes IPv4 packet size \return bits it occupies on the wire (Ethernet, FCS, preamble, gap)
+    double WireBits(uint32_t bytes) const;
 
     // Attributes
     uint32_t m_payloadSize;   //!< PayloadSize
@@ -197,14 +226,15 @@ class RdmaNic : public Object
     double m_lineRate;            //!< device rate, bit/s
     std::vector<SendQp*> m_send;  //!< sender QPs by flow id (owned)
     std::map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
-    std::vector<Ptr<Packet>> m_control; //!< ACK/NAK/CNP to send first (FIFO)
-    std::size_t m_controlHead;    //!< index of the next control packet
+    std::deque<Ptr<Packet>> m_control; //!< ACK/NAK/CNP to send first (FIFO)
     uint32_t m_rrNext;            //!< round-robin position
     uint16_t m_nextSport;         //!< next UDP source port to hand out
     EventId m_wake;               //!< pending wake-up
     Time m_wakeAt;                //!< when m_wake fires
 
-    uint64_t m_retransmitted;     //!< counters
+    uint32_t m_active;            //!< flows started, not finished
+    uint64_t m_dataSent;          //!< data packets sent
+    uint64_t m_retransmitted;     //!< data packets sent again
     uint64_t m_timeouts;          //!< RTOs
     uint64_t m_cnpsSent;          //!< CNPs sent
     uint64_t m_cnpsReceived;      //!< CNPs received

@@ -700,6 +700,49 @@ MakeJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts, uint64_t 
 }
 
 Topology
+MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+{
+    for (auto [name, value] : {std::make_pair("leaves", leaves),
+                               std::make_pair("spines", spines),
+                               std::make_pair("hostsPerLeaf", hostsPerLeaf)})
+    {
+        if (value == 0)
+        {
+            throw TaggerError(std::string("MakeLeafSpine: ") + name + " must be positive");
+        }
+    }
+    Topology topo;
+    std::vector<NodeId> spineIds;
+    std::vector<NodeId> leafIds;
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        spineIds.push_back(topo.AddNode("S" + std::to_string(s + 1), NodeKind::SWITCH, leaves, 2));
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        leafIds.push_back(
+            topo.AddNode("L" + std::to_string(l + 1), NodeKind::SWITCH, hostsPerLeaf + spines, 1));
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t h = 0; h < hostsPerLeaf; ++h)
+        {
+            NodeId host =
+                topo.AddNode("H" + std::to_string(l * hostsPerLeaf + h + 1), NodeKind::HOST, 1, 0);
+            topo.AddLink(host, 0, leafIds[l], h);
+        }
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            topo.AddLink(leafIds[l], hostsPerLeaf + s, spineIds[s], l);
+        }
+    }
+    return topo;
+}
+
+Topology
 MakeBCube(uint32_t n, uint32_t k)
 {
     if (n < 2)

@@ -107,6 +107,16 @@ Topology MakeF10(uint32_t k);
 Topology MakeJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts, uint64_t seed);
 
 /**
+ * A two-tier leaf-spine: every leaf (ToR) connects to every spine.  Names:
+ * spines S1.., leaves L1.., hosts H1.. (host h on leaf h / hostsPerLeaf).
+ * Node ids: spines, leaves, hosts.  Ports: a leaf's host ports first
+ * (0..hostsPerLeaf-1), then spine s on port hostsPerLeaf + s; spine port l
+ * goes to leaf l.  Layers: host 0, leaf 1, spine 2.  Throws TaggerError
+ * naming the parameter when one is 0.
+ */
+Topology MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf);
+
+/**
  * BCube(n, k) (Guo et al., SIGCOMM 2009): n^(k+1) servers with k+1 ports each,
  * k+1 levels of n^k switches with n ports.  Server with digits a_k..a_0 connects
  * its port l to the level-l switch whose id is its digits without a_l, at that
