@@ -8,7 +8,9 @@
  * --pfc=false makes every class lossy (the switches never pause; the MMU's
  * lossy pool drops), --dcqcn=false sends at line rate.  Prints per-flow
  * throughput, pauses, drops by reason, retransmissions, ECN marks, CNPs and
- * the FCT summary, writes the flow records (--csv), and ends with
+ * the FCT summary, writes the flow records (--csv) and, with --pcap, the
+ * receiver's and the first sender's frames (tshark decodes them as RoCE),
+ * and ends with
  *   RESULT lossless_drops=<n> pauses=<n> retransmits=<n> deadlock=<yes|no>
  */
 
@@ -37,6 +39,7 @@ main(int argc, char* argv[])
     std::string delay = "1us";
     double stopMs = 50;
     std::string csv = "rdma-incast-flows.csv";
+    std::string pcap;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
@@ -50,6 +53,10 @@ main(int argc, char* argv[])
     cmd.AddValue("delay", "link propagation delay", delay);
     cmd.AddValue("stop-ms", "simulated time (ms)", stopMs);
     cmd.AddValue("csv", "flow records file", csv);
+    cmd.AddValue("pcap",
+                 "if set, pcap prefix for the receiver's and the first sender's NIC "
+                 "(<prefix>-<node>-<device>.pcap, Ethernet link type)",
+                 pcap);
     cmd.Parse(argc, argv);
 
     if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
@@ -88,6 +95,11 @@ main(int argc, char* argv[])
         rdma.AddFlow(i, 0, flowBytes, NanoSeconds(1000 + jitter->GetInteger(0, 1000)));
     }
 
+    if (!pcap.empty())
+    {
+        net.GetPfcHelper().EnablePcap(pcap, net.GetHostDevice(0));
+        net.GetPfcHelper().EnablePcap(pcap, net.GetHostDevice(1));
+    }
     Time stop = MicroSeconds(uint64_t(stopMs * 1000));
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());

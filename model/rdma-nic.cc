@@ -16,6 +16,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 #include <iomanip>
 #include <sstream>
 
@@ -29,6 +30,8 @@ namespace
 {
 constexpr uint32_t kPsnMask = 0xffffff; //!< 24-bit PSN
 constexpr uint32_t kCnpPayload = 16;    //!< reserved bytes after a CNP's BTH
+/// QP number of flow 0 (InfiniBand reserves QP 0 and 1 for management).
+constexpr uint32_t kQpnBase = 0x100;
 
 /// The 32-bit sequence index nearest \p ref whose low 24 bits are \p psn24.
 uint32_t
@@ -70,8 +73,13 @@ struct RdmaNic::SendQp
 /// Receiver state of one queue pair.
 struct RdmaNic::RecvQp
 {
+    Ipv4Address src;         //!< the sender
+    uint16_t sport = 0;      //!< its UDP source port
+    uint8_t dscp = 0;        //!< DSCP of its packets (ACKs use it too)
+    uint32_t qpn = 0;        //!< the queue pair number
     uint32_t expected = 0;   //!< next in-order sequence index
     uint32_t sinceAck = 0;   //!< in-order packets since the last ACK
+    EventId ackTimer;        //!< delayed ACK
     bool nakPending = false; //!< a NAK was sent, the gap is not filled yet
     Time lastCnp = Time(-1); //!< last CNP sent (negative: never)
 };
@@ -122,6 +130,12 @@ RdmaNic::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&RdmaNic::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AckDelay",
+                          "ACK coalescing: an in-order packet is acknowledged at the latest "
+                          "this long after it arrived (time).",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_ackDelay),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("RetransmitTimeout",
                           "Go back to the oldest unacknowledged packet when no ACK progress "
                           "is seen for this long (time).",
@@ -193,6 +207,7 @@ RdmaNic::RdmaNic()
       m_ttl(64),
       m_dcqcn(true),
       m_ackInterval(4),
+      m_ackDelay(MicroSeconds(10)),
       m_rto(MilliSeconds(1)),
       m_cnpInterval(MicroSeconds(50)),
       m_g(1.0 / 256),
@@ -230,6 +245,7 @@ RdmaNic::~RdmaNic()
     }
 }
 
+
 void
 RdmaNic::DoDispose()
 {
@@ -238,6 +254,10 @@ RdmaNic::DoDispose()
         qp->rtoEvent.Cancel();
         qp->alphaEvent.Cancel();
         qp->rateEvent.Cancel();
+    }
+    for (auto& kv : m_recv)
+    {
+        kv.second->ackTimer.Cancel();
     }
     m_wake.Cancel();
     if (m_device)
@@ -281,7 +301,8 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
                     "RdmaNic::AddFlow: start time " << spec.start.As(Time::US) << " is in the past");
     SendQp* qp = new SendQp;
     qp->id = m_send.size();
-    NS_ABORT_MSG_IF(qp->id > kPsnMask, "RdmaNic::AddFlow: more than 2^24 flows on one NIC");
+    NS_ABORT_MSG_IF(qp->id + kQpnBase > kPsnMask,
+                    "RdmaNic::AddFlow: more than 2^24 - 256 flows on one NIC");
     qp->spec = spec;
     qp->spec.sport = spec.sport != 0 ? spec.sport : m_nextSport++;
     if (m_nextSport == 0)
@@ -353,7 +374,7 @@ RdmaNic::BuildData(SendQp& qp, uint32_t psn)
     {
         bth.SetOpcode(last ? RoceBthHeader::RC_SEND_LAST : RoceBthHeader::RC_SEND_MIDDLE);
     }
-    bth.SetDestQp(qp.id);
+    bth.SetDestQp(qp.id + kQpnBase);
     bth.SetPsn(psn & kPsnMask);
     bth.SetAckRequest(last);
     p->AddHeader(bth);
@@ -558,7 +579,7 @@ RdmaNic::ReceivePacket(Ptr<Packet> packet)
     uint8_t opcode = bth.GetOpcode();
     if (opcode == RoceBthHeader::RC_ACK || opcode == RoceBthHeader::CNP)
     {
-        uint32_t id = bth.GetDestQp();
+        uint32_t id = bth.GetDestQp() - kQpnBase; // wraps to a large value below the base
         if (id >= m_send.size() || m_send[id]->spec.dst != ip.GetSource())
         {
             NS_LOG_LOGIC("control packet for unknown QP " << id);
@@ -602,6 +623,10 @@ RdmaNic::OnData(Ipv4Address src,
         slot = new RecvQp;
     }
     RecvQp& qp = *slot;
+    qp.src = src;
+    qp.sport = sport;
+    qp.dscp = dscp;
+    qp.qpn = bth.GetDestQp();
     Time now = Simulator::Now();
     if (ce && (qp.lastCnp.IsNegative() || now - qp.lastCnp >= m_cnpInterval))
     {
@@ -619,14 +644,11 @@ RdmaNic::OnData(Ipv4Address src,
         m_delivered += payload;
         if (++qp.sinceAck >= m_ackInterval || last || bth.GetAckRequest())
         {
-            qp.sinceAck = 0;
-            QueueControl(src,
-                         sport,
-                         dscp,
-                         RoceBthHeader::RC_ACK,
-                         bth.GetDestQp(),
-                         qp.expected - 1,
-                         RoceAethHeader::kSyndromeAck);
+            SendAck(qp);
+        }
+        else if (!qp.ackTimer.IsRunning())
+        {
+            qp.ackTimer = Simulator::Schedule(m_ackDelay, &RdmaNic::SendAck, this, std::ref(qp));
         }
         return;
     }
@@ -659,6 +681,20 @@ RdmaNic::OnData(Ipv4Address src,
                      qp.expected - 1,
                      RoceAethHeader::kSyndromeAck);
     }
+}
+
+void
+RdmaNic::SendAck(RecvQp& qp)
+{
+    qp.ackTimer.Cancel();
+    qp.sinceAck = 0;
+    QueueControl(qp.src,
+                 qp.sport,
+                 qp.dscp,
+                 RoceBthHeader::RC_ACK,
+                 qp.qpn,
+                 qp.expected - 1,
+                 RoceAethHeader::kSyndromeAck);
 }
 
 void

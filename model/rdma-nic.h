@@ -80,15 +80,17 @@ struct RdmaFlowRecord
  * \ingroup tagger
  * A RoCEv2 NIC engine attached to a host PfcNetDevice.
  *
- * Sender: each flow is a queue pair sending PSN-numbered packets of
+ * Sender: each flow is a queue pair (QP number 256 + flow id on both ends:
+ * QP 0 and 1 are InfiniBand management QPs) sending PSN-numbered packets of
  * PayloadSize bytes (Ethernet / IPv4 / UDP 4791 / BTH / payload / ICRC).
  * The device asks the NIC for a frame only when its link is idle, naming the
  * paused classes; the NIC answers round robin among queue pairs whose class
  * is not paused and whose rate limiter allows a packet now, so a RoCE sender
  * never drops its own packets.  ACKs, NAKs and CNPs go first.
  *
- * Receiver: in-order delivery; an ACK every AckInterval packets (and for the
- * last packet of a message, and for every packet with AckReq); a NAK at the
+ * Receiver: in-order delivery; an ACK every AckInterval packets, for the
+ * last packet of a message and for every packet with AckReq, and at the
+ * latest AckDelay after an unacknowledged in-order packet; a NAK at the
  * first packet after a gap (then silence until the gap is filled); a CNP per
  * queue pair at most every CnpInterval when data arrives ECN-marked (CE).
  *
@@ -179,6 +181,7 @@ class RdmaNic : public Object
     /// \param qp sender \param psn24 PSN of the ACK/NAK \param nak whether a NAK
     void OnAck(SendQp& qp, uint32_t psn24, bool nak);
     void OnCnp(SendQp& qp);                      //!< \param qp sender: DCQCN rate decrease
+    void SendAck(RecvQp& qp);                    //!< \param qp receiver: ACK what arrived
     /**
      * Receiver: a data packet arrived.
      * \param src sender \param sport UDP source port \param dscp its DSCP \param ce ECN CE
@@ -210,6 +213,7 @@ class RdmaNic : public Object
     uint8_t m_ttl;            //!< Ttl
     bool m_dcqcn;             //!< Dcqcn
     uint32_t m_ackInterval;   //!< AckInterval
+    Time m_ackDelay;          //!< AckDelay
     Time m_rto;               //!< RetransmitTimeout
     Time m_cnpInterval;       //!< CnpInterval
     double m_g;               //!< AlphaG
