@@ -15,6 +15,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -682,6 +683,33 @@ LoadFlowFile(const std::string& path)
         NS_FATAL_ERROR(error);
     }
     return flows;
+}
+
+std::string
+FindTaggerDataFile(const std::string& name)
+{
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("TAGGER_DATA_DIR"))
+    {
+        dirs.emplace_back(env);
+    }
+    for (const char* d : {"data", "contrib/tagger/data", "src/tagger/data", "../data"})
+    {
+        dirs.emplace_back(d);
+    }
+    std::string tried;
+    for (const std::string& d : dirs)
+    {
+        std::string path = d + "/" + name;
+        if (std::ifstream(path).good())
+        {
+            return path;
+        }
+        tried += (tried.empty() ? "" : ", ") + path;
+    }
+    NS_FATAL_ERROR("tagger data file " << name << " not found (tried " << tried
+                                       << "; set TAGGER_DATA_DIR)");
+    return "";
 }
 
 } // namespace ns3

@@ -159,6 +159,15 @@ bool ParseFlowFile(std::istream& in,
  */
 std::vector<GeneratedFlow> LoadFlowFile(const std::string& path);
 
+/**
+ * Find a data file shipped with the module (e.g. "websearch.cdf"): the first
+ * of $TAGGER_DATA_DIR/, data/, contrib/tagger/data/, src/tagger/data/ and
+ * ../data/ (relative to the working directory) that holds it;
+ * NS_FATAL_ERROR listing the places tried when none does.
+ * \param name the file name \return its path
+ */
+std::string FindTaggerDataFile(const std::string& name);
+
 } // namespace ns3
 
 #endif /* RDMA_WORKLOAD_H */
