@@ -795,3 +795,40 @@ TEST(BCubeTest, BadParameters)
     EXPECT_TRUE(HasSubstr(ErrorOf([] { MakeBCube(100, 5); }), "too large"));
     EXPECT_TRUE(HasSubstr(ErrorOf([] { MakeBCube(2, 4000000000u); }), "too large"));
 }
+
+TEST(LeafSpineTest, CountsPortsAndWiring)
+{
+    // 3 leaves, 2 spines, 4 hosts per leaf: 5 switches, 12 hosts,
+    // 12 host links + 3 * 2 leaf-spine links = 18 links.
+    Topology t = MakeLeafSpine(3, 2, 4);
+    EXPECT_EQ(t.GetSwitches().size(), 5u);
+    EXPECT_EQ(t.GetHosts().size(), 12u);
+    EXPECT_EQ(t.GetLinks().size(), 18u);
+    NodeId l2 = t.GetNodeId("L2");
+    NodeId s2 = t.GetNodeId("S2");
+    // Leaf ports: hosts 0..3, then spine s on 4 + s; spine port l to leaf l.
+    EXPECT_EQ(t.GetPeer(l2, 0).node, t.GetNodeId("H5"));
+    EXPECT_EQ(t.GetPeer(l2, 3).node, t.GetNodeId("H8"));
+    EXPECT_EQ(t.GetPeer(l2, 5), (PortRef{s2, 1}));
+    EXPECT_EQ(t.GetNode(l2).layer, 1);
+    EXPECT_EQ(t.GetNode(s2).layer, 2);
+    EXPECT_TRUE(t.IsConnected());
+}
+
+TEST(LeafSpineTest, ZeroParameterIsNamed)
+{
+    for (auto [leaves, spines, hosts, name] : {std::make_tuple(0u, 1u, 1u, "leaves"),
+                                               std::make_tuple(1u, 0u, 1u, "spines"),
+                                               std::make_tuple(1u, 1u, 0u, "hostsPerLeaf")})
+    {
+        try
+        {
+            MakeLeafSpine(leaves, spines, hosts);
+            ADD_FAILURE() << "no error for " << name;
+        }
+        catch (const TaggerError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+        }
+    }
+}
