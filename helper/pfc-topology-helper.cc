@@ -8,9 +8,12 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/names.h"
+#include "ns3/simulator.h"
 #include "ns3/queue-disc.h"
 #include "ns3/traffic-control-layer.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace ns3
@@ -22,6 +25,14 @@ PfcTopologyHelper::PfcTopologyHelper(const tagger::Topology& topology)
     : m_topo(topology),
       m_built(false)
 {
+    m_reroute = CreateObject<UniformRandomVariable>();
+}
+
+int64_t
+PfcTopologyHelper::AssignStreams(int64_t stream)
+{
+    m_reroute->SetStream(stream);
+    return 1;
 }
 
 PfcHelper&
@@ -75,6 +86,26 @@ PfcTopologyHelper::Build()
             if (m_devices[idx])
             {
                 m_switchPort[idx] = m_switches[v]->AddPort(m_devices[idx]);
+            }
+        }
+    }
+    // Names: the topology's node names, "port<n>" for devices.
+    bool cleared = false;
+    for (tagger::NodeId v = 0; v < n; ++v)
+    {
+        const std::string& name = m_topo.GetNode(v).name;
+        if (!cleared && Names::Find<Object>(name))
+        {
+            Names::Clear();
+            cleared = true;
+        }
+        Names::Add(name, m_nodes.Get(v));
+        for (tagger::PortNo p = 0; p < m_topo.GetNode(v).ports; ++p)
+        {
+            Ptr<PfcNetDevice> dev = m_devices[m_topo.GetPortIndex(v, p)];
+            if (dev)
+            {
+                Names::Add(m_nodes.Get(v), "port" + std::to_string(p), dev);
             }
         }
     }
@@ -167,6 +198,14 @@ PfcTopologyHelper::PopulateRoutes()
                 }
             }
             m_switches[v]->SetRoute(m_hostAddress[h], Ipv4Mask("255.255.255.255"), ports);
+        }
+    }
+    for (const auto& [switches, host] : m_pins)
+    {
+        std::string name = m_topo.GetNode(m_hosts[host]).name;
+        for (std::size_t i = 0; i < switches.size(); ++i)
+        {
+            SetRoute(switches[i], host, i + 1 < switches.size() ? switches[i + 1] : name);
         }
     }
 }
@@ -379,6 +418,134 @@ PfcTopologyHelper::PrintSwitchCounters(std::ostream& os) const
         }
         os << "\n";
     }
+}
+
+tagger::NodeId
+PfcTopologyHelper::GetNodeId(const std::string& name) const
+{
+    tagger::NodeId v = m_topo.FindNode(name);
+    NS_ABORT_MSG_IF(v == tagger::kNone, "PfcTopologyHelper: no node named '" << name << "'");
+    return v;
+}
+
+std::pair<tagger::PortRef, tagger::PortRef>
+PfcTopologyHelper::LinkEnds(const std::string& a, const std::string& b) const
+{
+    tagger::NodeId va = GetNodeId(a);
+    tagger::NodeId vb = GetNodeId(b);
+    tagger::PortNo pa = m_topo.GetPortTo(va, vb);
+    NS_ABORT_MSG_IF(pa == tagger::kNone,
+                    "PfcTopologyHelper: no link between '" << a << "' and '" << b << "'");
+    return {tagger::PortRef{va, pa}, m_topo.GetPeer(va, pa)};
+}
+
+void
+PfcTopologyHelper::LocalReroute(tagger::NodeId v, uint32_t port)
+{
+    Ptr<PfcSwitchNetDevice> sw = m_switches[v];
+    std::vector<uint32_t> candidates;
+    for (tagger::PortNo p = 0; p < m_topo.GetNode(v).ports; ++p)
+    {
+        tagger::PortIndex idx = m_topo.GetPortIndex(v, p);
+        tagger::NodeId peer = m_topo.GetPeer(v, p).node;
+        if (m_devices[idx] && m_devices[idx]->IsLinkUp() && m_switchPort[idx] != port &&
+            peer != tagger::kNone && m_switches[peer])
+        {
+            candidates.push_back(m_switchPort[idx]);
+        }
+    }
+    for (uint32_t h = 0; h < m_hosts.size(); ++h)
+    {
+        std::vector<uint32_t> ports = sw->Lookup(m_hostAddress[h]);
+        auto it = std::find(ports.begin(), ports.end(), port);
+        if (it == ports.end())
+        {
+            continue;
+        }
+        ports.erase(it);
+        if (ports.empty() && !candidates.empty())
+        {
+            ports.push_back(candidates[m_reroute->GetInteger(0, candidates.size() - 1)]);
+        }
+        sw->SetRoute(m_hostAddress[h], Ipv4Mask("255.255.255.255"), ports);
+    }
+}
+
+void
+PfcTopologyHelper::FailLink(const std::string& a, const std::string& b)
+{
+    auto [ea, eb] = LinkEnds(a, b);
+    NS_LOG_INFO("link " << a << " - " << b << " down at " << Simulator::Now().As(Time::US));
+    GetChannel(ea.node, eb.node)->SetLinkUp(false);
+    for (const tagger::PortRef& e : {ea, eb})
+    {
+        if (m_switches[e.node])
+        {
+            LocalReroute(e.node, GetSwitchPort(e.node, e.port));
+        }
+    }
+}
+
+void
+PfcTopologyHelper::RestoreLink(const std::string& a, const std::string& b)
+{
+    auto [ea, eb] = LinkEnds(a, b);
+    NS_LOG_INFO("link " << a << " - " << b << " up at " << Simulator::Now().As(Time::US));
+    GetChannel(ea.node, eb.node)->SetLinkUp(true);
+    PopulateRoutes();
+}
+
+void
+PfcTopologyHelper::ScheduleFailLink(Time at, const std::string& a, const std::string& b)
+{
+    LinkEnds(a, b); // check the names now
+    Simulator::Schedule(at - Simulator::Now(), &PfcTopologyHelper::FailLink, this, a, b);
+}
+
+void
+PfcTopologyHelper::ScheduleRestoreLink(Time at, const std::string& a, const std::string& b)
+{
+    LinkEnds(a, b);
+    Simulator::Schedule(at - Simulator::Now(), &PfcTopologyHelper::RestoreLink, this, a, b);
+}
+
+void
+PfcTopologyHelper::PinPath(const std::vector<std::string>& switches, uint32_t dstHost)
+{
+    NS_ABORT_MSG_IF(switches.empty(), "PfcTopologyHelper::PinPath: empty path");
+    GetHostAddress(dstHost); // checks the index
+    std::string host = m_topo.GetNode(m_hosts[dstHost]).name;
+    for (std::size_t i = 0; i < switches.size(); ++i)
+    {
+        SetRoute(switches[i], dstHost, i + 1 < switches.size() ? switches[i + 1] : host);
+    }
+    m_pins.emplace_back(switches, dstHost);
+}
+
+void
+PfcTopologyHelper::SetRoute(const std::string& sw, uint32_t dstHost, const std::string& next)
+{
+    auto [e, peer] = LinkEnds(sw, next);
+    NS_ABORT_MSG_IF(!m_switches[e.node], "PfcTopologyHelper: '" << sw << "' is not a switch");
+    m_switches[e.node]->SetRoute(GetHostAddress(dstHost),
+                                 Ipv4Mask("255.255.255.255"),
+                                 {GetSwitchPort(e.node, e.port)});
+}
+
+void
+PfcTopologyHelper::ScheduleRoute(Time at,
+                                 const std::string& sw,
+                                 uint32_t dstHost,
+                                 const std::string& next)
+{
+    LinkEnds(sw, next);
+    GetHostAddress(dstHost);
+    Simulator::Schedule(at - Simulator::Now(),
+                        &PfcTopologyHelper::SetRoute,
+                        this,
+                        sw,
+                        dstHost,
+                        next);
 }
 
 } // namespace ns3

@@ -11,7 +11,9 @@
 
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/tagger-topology.h"
 
 #include <vector>
@@ -34,7 +36,12 @@ namespace ns3
  * indices in the topology's port order, hosts with the Internet stack, one
  * IPv4 address each (10.0.0.0/8, in host order), mq traffic control, and
  * ECMP shortest-path routes (each switch's set for a host = every port on a
- * shortest path to it through switches).
+ * shortest path to it through switches; on a Clos or fat tree these are
+ * exactly the up-down paths).  Nodes get the topology's names in ns-3's
+ * Names service and devices "port<n>" under them, so pcap files, Config
+ * paths and log lines say "L2" and "port3" as the rules file does (a network
+ * built after another one, e.g. after Simulator::Destroy in a test, takes
+ * the names over: Names is cleared when a name is taken).
  *
  * \code
  *   PfcTopologyHelper net(tagger::MakeFatTree(4));
@@ -90,8 +97,58 @@ class PfcTopologyHelper
     /// Print per-switch pauses, resumes and drops by reason. \param os stream
     void PrintSwitchCounters(std::ostream& os) const;
 
+    /// \param name a topology node name \return its id (NS_FATAL_ERROR if unknown)
+    tagger::NodeId GetNodeId(const std::string& name) const;
+
+    /**
+     * Fail the link between nodes \p a and \p b now: the channel goes down
+     * (frames on it are lost) and each switch end reroutes locally: the
+     * failed port leaves every ECMP set, and a set left empty gets one
+     * random remaining port that leads to a switch (seeded, AssignStreams).
+     * That is how bounced paths appear (paper 001, Section VIII-D).
+     * \param a node name \param b node name
+     */
+    void FailLink(const std::string& a, const std::string& b);
+    /**
+     * Bring the link back: the channel goes up and every route is computed
+     * again (PopulateRoutes), pinned paths included.
+     * \param a node name \param b node name
+     */
+    void RestoreLink(const std::string& a, const std::string& b);
+    /// FailLink at time \p at. \param at when \param a node name \param b node name
+    void ScheduleFailLink(Time at, const std::string& a, const std::string& b);
+    /// RestoreLink at time \p at. \param at when \param a node name \param b node name
+    void ScheduleRestoreLink(Time at, const std::string& a, const std::string& b);
+
+    /**
+     * Pin the route to host \p dstHost along \p switches (names, in order):
+     * each switch's ECMP set for the host becomes the one port to the next
+     * switch (the last one: to the host).  Kept across RestoreLink.
+     * \param switches the switches of the path \param dstHost host index
+     */
+    void PinPath(const std::vector<std::string>& switches, uint32_t dstHost);
+    /**
+     * At \p at, switch \p sw sends traffic for host \p dstHost to its
+     * neighbour \p next (e.g. a bad route that loops, paper 001 Fig. 11).
+     * \param at when \param sw switch name \param dstHost host index \param next neighbour name
+     */
+    void ScheduleRoute(Time at, const std::string& sw, uint32_t dstHost, const std::string& next);
+    /// Set that route now. \param sw switch name \param dstHost host \param next neighbour name
+    void SetRoute(const std::string& sw, uint32_t dstHost, const std::string& next);
+
+    /// \param stream first RNG stream \return streams used (the local reroute's)
+    int64_t AssignStreams(int64_t stream);
+
   private:
+    /// Reroute around port \p port of switch \p v (local reroute). \param v switch \param port index
+    void LocalReroute(tagger::NodeId v, uint32_t port);
+    /// \param a name \param b name \return the switch-side (node, port) pairs of their link
+    std::pair<tagger::PortRef, tagger::PortRef> LinkEnds(const std::string& a,
+                                                         const std::string& b) const;
+
     tagger::Topology m_topo;                          //!< the topology
+    Ptr<UniformRandomVariable> m_reroute;             //!< local reroute choices
+    std::vector<std::pair<std::vector<std::string>, uint32_t>> m_pins; //!< pinned paths
     PfcHelper m_pfc;                                  //!< device factory
     bool m_built;                                     //!< Build() ran
     NodeContainer m_nodes;                            //!< one per topology node

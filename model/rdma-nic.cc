@@ -912,6 +912,18 @@ RdmaNic::GetDuplicatePackets() const
     return m_duplicates;
 }
 
+uint64_t
+RdmaNic::GetAckedBytes(uint32_t flowId) const
+{
+    NS_ABORT_MSG_IF(flowId >= m_send.size(), "RdmaNic::GetAckedBytes: no flow " << flowId);
+    const SendQp& qp = *m_send[flowId];
+    if (qp.una >= qp.packets)
+    {
+        return qp.spec.bytes;
+    }
+    return uint64_t(qp.una) * m_payloadSize;
+}
+
 DataRate
 RdmaNic::GetRate(uint32_t flowId) const
 {

@@ -142,6 +142,8 @@ class RdmaNic : public Object
     uint64_t GetDuplicatePackets() const;      //!< \return data packets received twice or out of order
     /// \param flowId a flow \return its current DCQCN rate Rc
     DataRate GetRate(uint32_t flowId) const;
+    /// \param flowId a flow \return payload bytes of it acknowledged so far
+    uint64_t GetAckedBytes(uint32_t flowId) const;
 
     /// TracedCallback signature for FlowComplete.
     typedef void (*FlowRecordTracedCallback)(const RdmaFlowRecord& record);

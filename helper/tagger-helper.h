@@ -1,0 +1,117 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef TAGGER_HELPER_H
+#define TAGGER_HELPER_H
+
+#include "pfc-topology-helper.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/tagger-classifier.h"
+#include "ns3/tagger-elp.h"
+#include "ns3/tagger-rules.h"
+
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * Install Tagger rules or TTL priorities on the switches of a network.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * Installs Tagger on every switch of a PfcTopologyHelper network: one
+ * TaggerClassifier per switch loaded with the library's TCAM entries for
+ * that switch (tagger::CompressTcam), the library's port numbers mapped onto
+ * the switch's port indices; every device maps DSCP d to class min(d, 7);
+ * each MMU makes classes 1..lossless tags lossless (0 stays lossy).  Hosts of
+ * application class c send with tag c (DSCP c).
+ *
+ * \code
+ *   tagger::Elp elp = tagger::MakeUpDownElp(topo, 1);   // shortest + 1-bounce
+ *   tagger::TagRules rules = tagger::TagClos(topo, 1);  // or TagGreedy(elp.graph)
+ *   TaggerHelper tagger;
+ *   tagger.Install(net, rules);
+ * \endcode
+ */
+class TaggerHelper
+{
+  public:
+    TaggerHelper();
+
+    /// Set an attribute of every TaggerClassifier (e.g. EgressByOldTag). \param n name \param v value
+    void SetClassifierAttribute(std::string n, const AttributeValue& v);
+
+    /**
+     * Install \p rules (computed for net.GetTopology()).
+     * \param net the network (built) \param rules the rules
+     * NS_FATAL_ERROR when the rules need more than 7 lossless queues.
+     */
+    void Install(const PfcTopologyHelper& net, const tagger::TagRules& rules);
+
+    /**
+     * Install the rules of a tagger-rules JSON file (node names and port
+     * counts must match net's topology); NS_FATAL_ERROR naming what is wrong.
+     * \param net the network \param path the file
+     */
+    void InstallFromJson(const PfcTopologyHelper& net, const std::string& path);
+
+    /**
+     * Rules for the up-down ELP with at most \p bounces bounces (shortest
+     * paths when 0) on a Clos or fat tree (tagger::TagClos: bounces + 1 tags),
+     * or all shortest paths with the greedy merge on any other topology.
+     * \param topo the topology \param bounces bounces \param classes application classes
+     * \return the rules
+     */
+    static tagger::TagRules ComputeRules(const tagger::Topology& topo,
+                                         uint32_t bounces,
+                                         uint32_t classes = 1);
+
+    uint32_t GetLosslessTags() const; //!< \return lossless tags of the installed rules
+    /// \param node topology switch id \return its classifier (nullptr for hosts)
+    Ptr<TaggerClassifier> GetClassifier(tagger::NodeId node) const;
+
+  private:
+    ObjectFactory m_factory;                         //!< TaggerClassifier factory
+    tagger::TagRules m_rules;                        //!< rules installed (copy)
+    std::vector<Ptr<TaggerClassifier>> m_classifiers; //!< per node id
+    uint32_t m_losslessTags;                         //!< lossless tags
+};
+
+/**
+ * \ingroup tagger
+ * Installs TTL priorities (paper 002) on every switch: a TtlClassifier with
+ * Ttl0, every class lossless, and a private buffer of at least one maximum
+ * frame per (port, class) (paper 002's partition of at least n * MTU per
+ * class).  Hosts must send with TTL Ttl0 (RdmaNic attribute Ttl) and DSCP 0.
+ */
+class TtlHelper
+{
+  public:
+    /**
+     * The Ttl0 for paths of up to \p switches switches: switches + 1;
+     * NS_FATAL_ERROR when they need more than 8 classes.
+     * \param switches switches on the longest legal path \return Ttl0
+     */
+    static uint8_t Ttl0ForPath(uint32_t switches);
+    /// \param elp the legal paths \return switches on its longest path
+    static uint32_t LongestPathSwitches(const tagger::Elp& elp);
+
+    /**
+     * Install TTL priorities with \p ttl0 on every switch of \p net.
+     * \param net the network (built) \param ttl0 the hosts' TTL
+     */
+    static void Install(const PfcTopologyHelper& net, uint8_t ttl0);
+};
+
+} // namespace ns3
+
+#endif /* TAGGER_HELPER_H */
