@@ -344,6 +344,10 @@ void
 RdmaNic::StartFlow(uint32_t flowId)
 {
     SendQp& qp = *m_send[flowId];
+    if (qp.done)
+    {
+        return; // stopped before it started
+    }
     qp.started = true;
     qp.nextSend = Simulator::Now();
     ++m_active;
@@ -846,6 +850,26 @@ RdmaNic::RateIncrease(SendQp& qp, bool byTimer)
 // ---------------------------------------------------------------------------
 // Accessors
 // ---------------------------------------------------------------------------
+
+void
+RdmaNic::StopFlows()
+{
+    for (SendQp* qp : m_send)
+    {
+        if (!qp->done)
+        {
+            // No more data: PullPacket and the ACK path skip a done QP.
+            if (qp->started)
+            {
+                --m_active;
+            }
+            qp->done = true;
+            qp->rtoEvent.Cancel();
+            qp->alphaEvent.Cancel();
+            qp->rateEvent.Cancel();
+        }
+    }
+}
 
 std::vector<RdmaFlowRecord>
 RdmaNic::GetFlowRecords() const

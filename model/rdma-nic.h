@@ -129,6 +129,13 @@ class RdmaNic : public Object
      */
     uint32_t AddFlow(const RdmaFlowSpec& spec);
 
+    /**
+     * Stop every flow of this NIC now: no more data packets (new or
+     * retransmitted) leave; ACKs, NAKs and CNPs still do.  Unfinished flows
+     * stay unfinished in the records.  Used by the drain test of paper 002.
+     */
+    void StopFlows();
+
     /// \return records of every flow this NIC sent (finished or not)
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
     uint32_t GetActiveFlows() const;           //!< \return flows not yet acknowledged in full
