@@ -4,7 +4,7 @@
  * rdma-incast: N-to-1 RoCEv2 incast over a leaf-spine of PFC switches.
  *
  * Hosts 1..N (N = --senders) each send one --flow-bytes RDMA message to
- * host 0, all starting within the first microsecond (seeded: --RngRun).
+ * host 0, starting between 1 and 2 us (seeded: --RngRun).
  * --pfc=false makes every class lossy (the switches never pause; the MMU's
  * lossy pool drops), --dcqcn=false sends at line rate.  Prints per-flow
  * throughput, pauses, drops by reason, retransmissions, ECN marks, CNPs and

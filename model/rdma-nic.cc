@@ -45,7 +45,7 @@ Unwrap(uint32_t ref, uint32_t psn24)
 /// Sender state of one queue pair (one flow).
 struct RdmaNic::SendQp
 {
-    uint32_t id = 0;          //!< flow id = QP number on both ends
+    uint32_t id = 0;          //!< flow id (QP number 256 + id on both ends)
     RdmaFlowSpec spec;        //!< what to send
     uint8_t cls = 0;          //!< device class of spec.dscp
     uint32_t packets = 0;     //!< data packets of the message
@@ -778,7 +778,7 @@ RdmaNic::OnCnp(SendQp& qp)
     {
         return;
     }
-    // Rate decrease (DCQCN, Zhu et al. 2015, Section 4).
+    // Rate decrease (DCQCN, Zhu et al., SIGCOMM 2015).
     qp.rt = qp.rc;
     SetRate(qp, qp.rc * (1 - qp.alpha / 2));
     qp.alpha = (1 - m_g) * qp.alpha + m_g;

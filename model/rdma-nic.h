@@ -100,9 +100,11 @@ struct RdmaFlowRecord
  * Congestion control (Dcqcn true): DCQCN of Zhu et al. (SIGCOMM 2015): on a
  * CNP, Rt = Rc, Rc = Rc (1 - alpha/2), alpha = (1 - g) alpha + g; without
  * CNPs for AlphaTimer, alpha = (1 - g) alpha; rate increase events every
- * RateIncreaseTimer and every ByteCounter bytes: fast recovery (Rc = (Rt +
- * Rc) / 2) for the first FastRecoverySteps events, then additive (Rt += RAI)
- * and, once both counters passed F, hyper increase (Rt += RHAI).  Dcqcn false:
+ * RateIncreaseTimer and every ByteCounter bytes, counted separately since
+ * the last cut (T and BC, incremented before the test): fast recovery
+ * (Rc = (Rt + Rc) / 2) while max(T, BC) < F = FastRecoverySteps (so F - 1
+ * events), additive increase (Rt += RAI, then the same averaging) until both
+ * pass F, then hyper increase (Rt += (min(T, BC) - F) RHAI).  Dcqcn false:
  * every flow sends at line rate.
  */
 class RdmaNic : public Object
@@ -163,7 +165,7 @@ class RdmaNic : public Object
   private:
     /// Sender state of one queue pair.
     struct SendQp;
-    /// Receiver state of one queue pair (keyed by source address, port and QP).
+    /// Receiver state of one queue pair (keyed by source address and QP number).
     struct RecvQp;
 
     /// The device's transmit source. \param pausedMask paused classes \return a packet or null
