@@ -275,6 +275,11 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
 {
     NS_ABORT_MSG_IF(!device || device->IsSwitchPort(),
                     "RdmaNic::Attach: the device must be a host PfcNetDevice");
+    const uint32_t headers = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
+    NS_ABORT_MSG_IF(m_payloadSize + headers > device->GetMtu(),
+                    "RdmaNic::Attach: PayloadSize " << m_payloadSize << " + " << headers
+                                                    << " header bytes exceeds the device Mtu "
+                                                    << device->GetMtu());
     m_device = device;
     m_local = local;
     m_lineRate = double(device->GetDataRate().GetBitRate());
