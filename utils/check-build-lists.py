@@ -233,6 +233,37 @@ def check_disk(module_dir, cmake):
     return missing, sorted(unlisted)
 
 
+# The algorithm library (DESIGN.md): plain C++17 + Boost.Graph, no ns-3 header.
+ALGORITHM_LIBRARY = [
+    "model/tagger-%s.%s" % (name, ext)
+    for name in (
+        "algorithms",
+        "dynamic-topo-order",
+        "elp",
+        "io",
+        "rules",
+        "topology",
+        "topology-generators",
+        "verifier",
+    )
+    for ext in ("h", "cc")
+]
+
+
+def check_library_purity(module_dir):
+    """Return the library files that include an ns-3 header."""
+    bad = []
+    for f in ALGORITHM_LIBRARY:
+        path = os.path.join(module_dir, f)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as text:
+            for n, line in enumerate(text, 1):
+                if re.match(r'\s*#\s*include\s*[<"]ns3/', line):
+                    bad.append("%s:%d includes an ns-3 header (the algorithm library must not)" % (f, n))
+    return bad
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     module_dir = argv[1] if len(argv) > 1 else os.path.dirname(here)
@@ -246,6 +277,7 @@ def main(argv):
     problems = compare(cmake, waf)
     missing, unlisted = check_disk(module_dir, cmake)
     problems += ["listed but missing on disk: %s" % f for f in missing]
+    problems += check_library_purity(module_dir)
     for f in unlisted:
         print("check-build-lists: warning: %s is in neither build list" % f, file=sys.stderr)
 
