@@ -93,6 +93,7 @@ def build(bld):
     module_test.source = [
         'test/pfc-device-test-suite.cc',
         'test/pfc-network-test-suite.cc',
+        'test/rdma-test-suite.cc',
         'test/tagger-test-suite.cc',
         ]
 

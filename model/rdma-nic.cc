@@ -738,6 +738,14 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
             Finish(qp);
             return;
         }
+        if (qp.una >= qp.maxSent)
+        {
+            // Nothing outstanding: the next packet sent arms the timer afresh
+            // (PullPacket), so an idle (paused, rate-limited) spell is not
+            // counted against it.
+            qp.rtoEvent.Cancel();
+            return;
+        }
         RestartRto(qp);
     }
 }

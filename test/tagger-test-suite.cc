@@ -34,6 +34,8 @@ using namespace ns3::tagger;
 std::vector<TestCase*> MakePfcDeviceTestCases();
 /// \return the network-level PFC test cases (test/pfc-network-test-suite.cc)
 std::vector<TestCase*> MakePfcNetworkTestCases();
+/// \return the RoCEv2 host test cases (test/rdma-test-suite.cc)
+std::vector<TestCase*> MakeRdmaTestCases();
 
 namespace
 {
@@ -444,6 +446,10 @@ class TaggerTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         for (TestCase* tc : MakePfcNetworkTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakeRdmaTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }

@@ -1,0 +1,974 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup tagger-tests
+ * Tests of the RoCEv2 host (RdmaNic through RdmaHelper) on PFC networks,
+ * added to the ns-3 TestSuite "tagger" through MakeRdmaTestCases():
+ *  1. one flow through one switch: the exact completion time, goodput of
+ *     line rate x payload / wire bytes, the flow record;
+ *  2. PFC incast, DCQCN on and off: lossless, no retransmission, every byte;
+ *  3. no PFC, a small lossy pool: drops, go-back-N, every byte exactly once;
+ *  4. DCQCN under incast: CNPs, rate cuts, a shorter bottleneck queue and
+ *     fewer PAUSEs than without DCQCN;
+ *  5. go-back-N: a NAK after a link flap mid-flow, and the retransmission
+ *     timeout after a tail loss, both with exact completion times; no
+ *     timeout after an idle (paused) spell with nothing outstanding;
+ *  6. the flow records as CSV;
+ *  7. a pcap of the NIC decoded by tshark (skipped when tshark is absent).
+ *
+ * Every network runs at 10 Gbps with 1 us links.  Arithmetic used by the
+ * expected values below (ns-3 Time has a 1 ns resolution and rounds):
+ *  - a full data packet: payload 1000 + ICRC 4 + BTH 12 + UDP 8 + IPv4 20 =
+ *    1044 B of IPv4, + Ethernet 14 + FCS 4 = 1062 B frame, + preamble/SFD 8
+ *    + inter-frame gap 12 = 1082 B on the wire = 8656 bit, 865.6 ns at
+ *    10 Gbps, rounded by ns-3 to T = 866 ns;
+ *  - an ACK: ICRC 4 + AETH 4 + BTH 12 + UDP 8 + IPv4 20 = 48 B, frame 66 B,
+ *    wire 86 B = 688 bit = 68.8 ns, rounded to A = 69 ns;
+ *  - switches forward store-and-forward with no processing delay, so with
+ *    one switch a message of n full packets sent back to back at line rate
+ *    has its last bit at the receiver (n + 1) T + 2 d after the first bit
+ *    left (d = 1 us), and the sender sees the final ACK 2 A + 2 d later.
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch-net-device.h"
+#include "ns3/pfc-topology-helper.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/tagger-topology-generators.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Full data packet on the wire at 10 Gbps (ns, rounded from 865.6): see the file comment.
+constexpr int64_t kT = 866;
+/// ACK on the wire at 10 Gbps (ns, rounded from 68.8).
+constexpr int64_t kA = 69;
+/// Link propagation delay (ns).
+constexpr int64_t kD = 1000;
+/// The lossless class of the tests (DSCP 24, the NIC's default).
+constexpr uint8_t kClass = 3;
+
+/// How a test network is built.
+struct NetConfig
+{
+    uint32_t leaves = 1;                      //!< leaf switches
+    uint32_t spines = 1;                      //!< spine switches
+    uint32_t hostsPerLeaf = 2;                //!< hosts per leaf
+    bool pfc = true;                          //!< class 3 lossless (else every class lossy)
+    bool dcqcn = true;                        //!< RdmaNic Dcqcn
+    uint64_t bufferSize = 12 * 1024 * 1024;   //!< SwitchMmu BufferSize (B)
+    uint64_t lossyPoolSize = 3 * 1024 * 1024; //!< SwitchMmu LossyPoolSize (B)
+};
+
+/**
+ * \ingroup tagger-tests
+ * A leaf-spine of PFC switches at 10 Gbps with 1 us links and an RdmaNic on
+ * every host.  Not copyable (the RdmaHelper points at the topology helper).
+ */
+class RdmaNet
+{
+  public:
+    /// \param cfg the network
+    explicit RdmaNet(const NetConfig& cfg)
+        : net(tagger::MakeLeafSpine(cfg.leaves, cfg.spines, cfg.hostsPerLeaf))
+    {
+        PfcHelper& pfc = net.GetPfcHelper();
+        pfc.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        pfc.SetChannelAttribute("Delay", TimeValue(NanoSeconds(kD)));
+        pfc.SetMmuAttribute("LosslessClasses", UintegerValue(cfg.pfc ? 1u << kClass : 0));
+        pfc.SetMmuAttribute("BufferSize", UintegerValue(cfg.bufferSize));
+        pfc.SetMmuAttribute("LossyPoolSize", UintegerValue(cfg.lossyPoolSize));
+        net.Build();
+        rdma.SetNicAttribute("Dcqcn", BooleanValue(cfg.dcqcn));
+        rdma.Install(net);
+    }
+
+    RdmaNet(const RdmaNet&) = delete;
+    RdmaNet& operator=(const RdmaNet&) = delete;
+
+    /// \return ECN marks of every switch
+    uint64_t GetEcnMarks() const
+    {
+        uint64_t n = 0;
+        NodeContainer switches = net.GetSwitches();
+        for (uint32_t i = 0; i < switches.GetN(); ++i)
+        {
+            n += PfcHelper::GetSwitch(switches.Get(i))->GetEcnMarkedCount();
+        }
+        return n;
+    }
+
+    /// \return NAKs sent by every NIC
+    uint64_t GetNaks() const
+    {
+        uint64_t n = 0;
+        for (uint32_t h = 0; h < rdma.GetNHosts(); ++h)
+        {
+            n += rdma.GetNic(h)->GetNaksSent();
+        }
+        return n;
+    }
+
+    /// \return out-of-order or duplicate data packets of every NIC
+    uint64_t GetDuplicates() const
+    {
+        uint64_t n = 0;
+        for (uint32_t h = 0; h < rdma.GetNHosts(); ++h)
+        {
+            n += rdma.GetNic(h)->GetDuplicatePackets();
+        }
+        return n;
+    }
+
+    /// \param host a host \return the switch port device that sends to it
+    Ptr<PfcNetDevice> GetDownlinkTo(uint32_t host) const
+    {
+        const tagger::Topology& topo = net.GetTopology();
+        tagger::PortRef tor = topo.GetPeer(topo.GetHosts()[host], 0);
+        return net.GetDevice(tor.node, tor.port);
+    }
+
+    PfcTopologyHelper net; //!< the network
+    RdmaHelper rdma;       //!< the NICs
+};
+
+// ---------------------------------------------------------------------------
+// Test 1: one flow at line rate
+// ---------------------------------------------------------------------------
+
+/**
+ * \ingroup tagger-tests
+ * One 5 MB flow from host 1 to host 0 through one switch (MakeLeafSpine(1,
+ * 1, 2)), DCQCN on but no congestion.
+ *
+ * By hand (T = 866 ns, A = 69 ns, d = 1000 ns, file comment): 5000 packets
+ * sent back to back, FCT = 5001 T + 2 A + 4 d = 4 330 866 + 138 + 4000 =
+ * 4 335 004 ns exactly.  The helper's ideal FCT is the serialisation, one
+ * store-and-forward and two propagation delays: 5000 T + T + 2 d =
+ * 4 332 866 ns, so the slowdown is 4 335 004 / 4 332 866 = 1.000493.
+ *
+ * Goodput: the line rate times payload / wire bytes = 10 Gbps x 1000 / 1082
+ * = 9.2421 Gbps (9.2379 Gbps with ns-3's T rounded to 866 ns); measured as
+ * bytes / (FCT minus the latency of one packet, T + 2 A + 4 d), and as the
+ * in-order bytes delivered between 1 ms and 4 ms: 3 ms / 866 ns = 3464.2
+ * packets, i.e. 3 464 203 B +- one packet.  Both within 0.1 % of 9.2421 Gbps.
+ */
+class RdmaLineRateTestCase : public TestCase
+{
+  public:
+    RdmaLineRateTestCase()
+        : TestCase("RDMA: one 5 MB flow reaches line rate x payload over wire bytes, exact FCT")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        const uint64_t bytes = 5000000;
+        const Time start = MicroSeconds(10);
+        n.rdma.AddFlow(1, 0, bytes, start);
+        Ptr<RdmaNic> rx = n.rdma.GetNic(0);
+        uint64_t at1ms = 0;
+        uint64_t at4ms = 0;
+        Simulator::Schedule(MilliSeconds(1), [&]() { at1ms = rx->GetBytesDelivered(); });
+        Simulator::Schedule(MilliSeconds(4), [&]() { at4ms = rx->GetBytesDelivered(); });
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+
+        std::vector<RdmaFlowRecord> records = n.rdma.GetFlowRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one flow");
+        const RdmaFlowRecord& r = records[0];
+        const int64_t fct = 5001 * kT + 2 * kA + 4 * kD; // 4 335 004 ns
+        const int64_t ideal = 5001 * kT + 2 * kD;        // 4 332 866 ns
+        NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, "the flow did not finish");
+        NS_TEST_EXPECT_MSG_EQ(r.fct.GetNanoSeconds(), fct, "FCT");
+        NS_TEST_EXPECT_MSG_EQ(r.finish.GetNanoSeconds(), start.GetNanoSeconds() + fct, "finish");
+        NS_TEST_EXPECT_MSG_EQ(r.idealFct.GetNanoSeconds(), ideal, "ideal FCT");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.slowdown, double(fct) / double(ideal), 1e-9, "slowdown");
+        NS_TEST_EXPECT_MSG_LT(r.slowdown, 1.001, "slowdown not close to 1");
+        NS_TEST_EXPECT_MSG_EQ(r.packets, 5000, "packets: 5 MB / 1000 B");
+        NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmitted");
+        NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "timeouts");
+        NS_TEST_EXPECT_MSG_EQ(r.cnps, 0, "CNPs without congestion");
+        NS_TEST_EXPECT_MSG_EQ(r.bytes, bytes, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(int(r.dscp), 24, "DSCP");
+        NS_TEST_EXPECT_MSG_EQ(r.src, n.net.GetHostAddress(1), "source");
+        NS_TEST_EXPECT_MSG_EQ(r.dst, n.net.GetHostAddress(0), "destination");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetBytesDelivered(), bytes, "bytes delivered");
+        NS_TEST_EXPECT_MSG_EQ(n.GetDuplicates(), 0, "duplicates");
+        NS_TEST_EXPECT_MSG_EQ(n.GetEcnMarks(), 0, "ECN marks");
+        NS_TEST_EXPECT_MSG_EQ(n.net.GetDropCount(), 0, "drops");
+        NS_TEST_EXPECT_MSG_EQ(n.net.GetPauseCount(), 0, "pauses");
+        NS_TEST_EXPECT_MSG_EQ(n.rdma.GetNic(1)->GetRate(0).GetBitRate(),
+                              10000000000ULL,
+                              "DCQCN rate without CNPs");
+
+        // 10 Gbps x 1000 / 1082 = 9.24214 Gbps.
+        const double ideal_gbps = 10.0 * 1000 / 1082;
+        double goodput = bytes * 8.0 / double(fct - (kT + 2 * kA + 4 * kD)); // bit/ns = Gbps
+        NS_TEST_EXPECT_MSG_EQ_TOL(goodput, ideal_gbps, ideal_gbps * 1e-3, "goodput (FCT)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(at4ms - at1ms),
+                                  3e6 * 1000 / kT,
+                                  1000.0,
+                                  "bytes delivered in [1 ms, 4 ms]");
+        double steady = double(at4ms - at1ms) * 8 / 3e6; // bit/ns
+        NS_TEST_EXPECT_MSG_EQ_TOL(steady, ideal_gbps, ideal_gbps * 1e-3, "goodput (steady)");
+        Simulator::Destroy();
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Incasts (tests 2-4)
+// ---------------------------------------------------------------------------
+
+/// One incast: hosts 1..senders of MakeLeafSpine(2, 2, 9) send to host 0.
+struct IncastConfig
+{
+    bool pfc = true;                     //!< class 3 lossless
+    bool dcqcn = true;                   //!< DCQCN
+    uint32_t senders = 16;               //!< hosts 1..senders (1..8 on host 0's leaf)
+    uint64_t bytes = 200000;             //!< per sender
+    uint64_t lossyPoolSize = 256 * 1024; //!< LossyPoolSize (B)
+    Time lateFrom = MicroSeconds(500);   //!< start of the late window (queue, pauses)
+};
+
+/// What an incast did.
+struct IncastResult
+{
+    std::vector<RdmaFlowRecord> records; //!< every flow
+    uint32_t active = 0;                 //!< flows not finished
+    uint64_t delivered = 0;              //!< in-order payload bytes at host 0
+    uint64_t drops = 0;                  //!< data-plane drops, every reason
+    uint64_t lossyDrops = 0;             //!< LOSSY_OVERFLOW
+    uint64_t tcDrops = 0;                //!< traffic-control drops
+    uint64_t pauses = 0;                 //!< PAUSE decisions
+    uint64_t retransmitted = 0;          //!< data packets sent again
+    uint64_t timeouts = 0;               //!< RTOs
+    uint64_t naks = 0;                   //!< NAKs
+    uint64_t duplicates = 0;             //!< out-of-order / duplicate data packets
+    uint64_t cnps = 0;                   //!< CNPs received
+    uint64_t ecnMarks = 0;               //!< CE marks
+    uint64_t maxQueue = 0;               //!< bottleneck queue maximum (B), whole run
+    uint64_t maxQueueLate = 0;           //!< bottleneck queue maximum (B) from lateFrom
+    uint64_t pausesLate = 0;             //!< PAUSE decisions from lateFrom
+    double meanQueueLate = 0;            //!< bottleneck queue mean (B) from lateFrom
+    uint64_t lowestRate = 0;             //!< lowest DCQCN rate of any flow (bit/s)
+    Time lastFinish;                     //!< last flow finished
+};
+
+/// Lowest rate seen on RateChange traces.
+struct RateWatch
+{
+    uint64_t lowest = ~uint64_t(0); //!< bit/s
+
+    /// RateChange sink. \param flowId flow \param bps new rate
+    void Change(uint32_t flowId, uint64_t bps)
+    {
+        lowest = std::min(lowest, bps);
+    }
+};
+
+/**
+ * Run one incast to completion (stop at 50 ms).  Network: MakeLeafSpine(2,
+ * 2, 9) at 10 Gbps, 1 us links; senders 1..8 share host 0's leaf, 9..16 come
+ * over the spines.  Sender i starts at 1 us + 37 (i - 1) ns.  MMU: class 3
+ * lossless (or none), BufferSize 1 MiB, LossyPoolSize as given: on a leaf
+ * (11 ports) with a 256 KiB lossy pool, Bs = 1048576 - 262144 - 11 (phi 3072
+ * + eta 9340) = 649 900 B, where eta = 2 (C d + MTU) + 3840 = 2 (1250 + 1500)
+ * + 3840 = 9340 B; a queue's Dynamic Threshold is then at most 0.125 Bs =
+ * 81 KB, far below the 200 KB a local sender pushes into its ingress queue
+ * at line rate, so PFC must pause when DCQCN does not cut rates.
+ * The bottleneck (host 0's leaf port, class 3) is sampled every 1 us.
+ * \param c the incast \return the outcome
+ */
+IncastResult
+RunIncast(const IncastConfig& c)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    NetConfig cfg;
+    cfg.leaves = 2;
+    cfg.spines = 2;
+    cfg.hostsPerLeaf = 9;
+    cfg.pfc = c.pfc;
+    cfg.dcqcn = c.dcqcn;
+    cfg.bufferSize = 1024 * 1024;
+    cfg.lossyPoolSize = c.lossyPoolSize;
+    RdmaNet n(cfg);
+    RateWatch rates;
+    for (uint32_t i = 1; i <= c.senders; ++i)
+    {
+        n.rdma.AddFlow(i, 0, c.bytes, NanoSeconds(1000 + 37 * (i - 1)));
+        n.rdma.GetNic(i)->TraceConnectWithoutContext("RateChange",
+                                                     MakeCallback(&RateWatch::Change, &rates));
+    }
+    IncastResult out;
+    Ptr<PfcNetDevice> bottleneck = n.GetDownlinkTo(0);
+    double lateSum = 0;
+    uint64_t lateSamples = 0;
+    std::function<void()> sample = [&]() {
+        uint64_t q = bottleneck->GetQueueBytes(kClass);
+        out.maxQueue = std::max(out.maxQueue, q);
+        if (Simulator::Now() >= c.lateFrom)
+        {
+            out.maxQueueLate = std::max(out.maxQueueLate, q);
+            lateSum += q;
+            ++lateSamples;
+        }
+        if (Simulator::Now() < MicroSeconds(10) || n.rdma.GetActiveFlows() > 0)
+        {
+            Simulator::Schedule(MicroSeconds(1), sample);
+        }
+    };
+    Simulator::Schedule(Time(0), sample);
+    uint64_t pausesEarly = 0;
+    Simulator::Schedule(c.lateFrom, [&]() { pausesEarly = n.net.GetPauseCount(); });
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+
+    out.records = n.rdma.GetFlowRecords();
+    out.active = n.rdma.GetActiveFlows();
+    out.delivered = n.rdma.GetNic(0)->GetBytesDelivered();
+    out.drops = n.net.GetDropCount();
+    out.lossyDrops = n.net.GetDropCount(PfcDropReason::LOSSY_OVERFLOW);
+    out.tcDrops = n.net.GetTrafficControlDrops();
+    out.pauses = n.net.GetPauseCount();
+    out.pausesLate = out.pauses - pausesEarly;
+    out.meanQueueLate = lateSamples > 0 ? lateSum / lateSamples : 0;
+    out.retransmitted = n.rdma.GetRetransmittedPackets();
+    out.timeouts = n.rdma.GetTimeouts();
+    out.naks = n.GetNaks();
+    out.duplicates = n.GetDuplicates();
+    out.cnps = n.rdma.GetCnps();
+    out.ecnMarks = n.GetEcnMarks();
+    out.lowestRate = rates.lowest;
+    for (const RdmaFlowRecord& r : out.records)
+    {
+        out.lastFinish = std::max(out.lastFinish, r.finish);
+    }
+    Simulator::Destroy();
+    return out;
+}
+
+/// \param r an outcome \return a one-line summary for messages and logs
+std::string
+Summary(const IncastResult& r)
+{
+    std::ostringstream os;
+    os << "last finish " << r.lastFinish.As(Time::US) << ", drops " << r.drops << ", pauses "
+       << r.pauses << ", retransmitted " << r.retransmitted << ", timeouts " << r.timeouts
+       << ", NAKs " << r.naks << ", duplicates " << r.duplicates << ", ECN marks " << r.ecnMarks
+       << ", CNPs " << r.cnps << ", lowest rate " << r.lowestRate << " bit/s, max queue "
+       << r.maxQueue << " B; late: max queue " << r.maxQueueLate << " B, mean queue "
+       << r.meanQueueLate << " B, pauses " << r.pausesLate;
+    return os.str();
+}
+
+/**
+ * \ingroup tagger-tests
+ * Test 2: a PFC incast of 16 senders x 200 KB, DCQCN on or off: every flow
+ * completes, no drop of any reason, no retransmission, timeout or NAK, and
+ * host 0 receives 16 x 200 000 = 3 200 000 B in order; without DCQCN the
+ * switches must pause (see RunIncast: the threshold is far below the
+ * backlog).
+ */
+class RdmaPfcIncastTestCase : public TestCase
+{
+  public:
+    /// \param dcqcn DCQCN on
+    explicit RdmaPfcIncastTestCase(bool dcqcn)
+        : TestCase(std::string("RDMA: PFC incast 16 x 200 KB, DCQCN ") + (dcqcn ? "on" : "off") +
+                   ": lossless, no retransmission, every byte"),
+          m_dcqcn(dcqcn)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IncastConfig c;
+        c.dcqcn = m_dcqcn;
+        IncastResult r = RunIncast(c);
+        std::string what = std::string("DCQCN ") + (m_dcqcn ? "on" : "off") + ": " + Summary(r);
+        NS_TEST_EXPECT_MSG_EQ(r.records.size(), 16, what);
+        NS_TEST_EXPECT_MSG_EQ(r.active, 0, "flows not finished; " << what);
+        for (const RdmaFlowRecord& f : r.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(f.finish.IsStrictlyPositive(),
+                                  true,
+                                  "flow from " << f.src << " not finished; " << what);
+            NS_TEST_EXPECT_MSG_EQ(f.packets, 200, "packets of 200 KB");
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.delivered, 16 * c.bytes, "bytes delivered; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.drops, 0, "drops; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.tcDrops, 0, "traffic-control drops; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmissions; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "timeouts; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.naks, 0, "NAKs; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.duplicates, 0, "duplicates; " << what);
+        if (!m_dcqcn)
+        {
+            NS_TEST_EXPECT_MSG_GT(r.pauses, 0, "no PAUSE; " << what);
+        }
+    }
+
+    bool m_dcqcn; //!< DCQCN on
+};
+
+/**
+ * \ingroup tagger-tests
+ * Test 3: the incast without PFC (LosslessClasses 0) and a 32 KiB lossy
+ * pool, DCQCN on: 16 line-rate senders overflow it at once (8 local senders
+ * alone bring 8 x 10 Gbps to a 10 Gbps port), so the switches drop; the NICs
+ * recover by go-back-N: every flow completes and host 0's NIC delivers
+ * exactly 3 200 000 B in order, each byte once (it counts in-order payload
+ * only); no PAUSE.  (Seen: 14 781 drops, 14 987 packets sent again, 73
+ * timeouts, 9 NAKs, last flow done at 9.3 ms: a NAK is sent once per gap, so
+ * when the resent packet is dropped again only the 1 ms timeout recovers.)
+ */
+class RdmaLossyIncastTestCase : public TestCase
+{
+  public:
+    RdmaLossyIncastTestCase()
+        : TestCase("RDMA: lossy incast (no PFC, 32 KiB pool), DCQCN on: drops, go-back-N, every "
+                   "byte exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IncastConfig c;
+        c.pfc = false;
+        c.lossyPoolSize = 32 * 1024;
+        IncastResult r = RunIncast(c);
+        std::string what = Summary(r);
+        NS_TEST_EXPECT_MSG_EQ(r.active, 0, "flows not finished; " << what);
+        for (const RdmaFlowRecord& f : r.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(f.finish.IsStrictlyPositive(),
+                                  true,
+                                  "flow from " << f.src << " not finished; " << what);
+        }
+        NS_TEST_EXPECT_MSG_GT(r.lossyDrops, 0, "no lossy drop; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.drops, r.lossyDrops, "drops other than LOSSY_OVERFLOW; " << what);
+        NS_TEST_EXPECT_MSG_GT(r.retransmitted, 0, "no retransmission; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.delivered, 16 * c.bytes, "bytes delivered; " << what);
+        NS_TEST_EXPECT_MSG_EQ(r.pauses, 0, "PAUSE without lossless classes; " << what);
+    }
+};
+
+/**
+ * \ingroup tagger-tests
+ * Test 4: DCQCN under the PFC incast of RunIncast, 16 senders x 500 KB (8 MB
+ * at 10 Gbps x 1000 / 1082: 6.9 ms of traffic), DCQCN on and off.  With DCQCN the switches mark
+ * (RED at enqueue on the egress class queue: EcnKmin 5 KB, EcnKmax 200 KB, EcnPmax 1 %), host 0
+ * sends CNPs and the senders cut their rates.  Without DCQCN 16 line-rate senders keep the
+ * bottleneck queue (host 0's leaf port, class 3, sampled every 1 us) at the
+ * level PFC allows and the switches keep pausing.  The first 1 ms (the
+ * initial burst, which fills the queue to ~460 KB within 50 us either way,
+ * and the rates' first fall) is left out.
+ *
+ * Assertions, chosen from the numbers seen (DCQCN on / off, Release and
+ * Debug alike: the runs are deterministic): CNPs 501 / (sent, no effect),
+ * marks 2108 / 5027, lowest rate 10 Mb/s (MinRate) / never changed; from
+ * 1 ms: mean queue 78 KB / 298 KB, max queue 287 KB / 461 KB, PAUSEs 108 /
+ * 662.  So: ECN marks > 0, CNPs > 0, some flow's rate below half line rate
+ * (the first cut, alpha = 1, halves the rate), and from 1 ms on with DCQCN
+ * the mean queue at most half, the max queue at most 3/4 and PAUSEs at most
+ * half of those without.  No drop, retransmission or timeout either way.
+ *
+ * DCQCN as configured (the paper's 40 Gb/s parameters at 10 Gb/s, marking
+ * at enqueue behind deep PFC queues) oscillates here: the rates collapse to
+ * MinRate, the queue empties, then they recover slowly (R_AI 40 Mb/s per
+ * 55 us) and the incast ends later than without DCQCN (8.56 ms vs 6.94 ms);
+ * the test does not check completion times.
+ */
+class RdmaDcqcnTestCase : public TestCase
+{
+  public:
+    RdmaDcqcnTestCase()
+        : TestCase("RDMA: DCQCN cuts rates under incast, shortens the bottleneck queue, fewer "
+                   "PAUSEs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IncastConfig c;
+        c.bytes = 500000;
+        c.lateFrom = MilliSeconds(1);
+        c.dcqcn = true;
+        IncastResult on = RunIncast(c);
+        c.dcqcn = false;
+        IncastResult off = RunIncast(c);
+        std::string what = "DCQCN on: " + Summary(on) + "; off: " + Summary(off);
+        NS_TEST_EXPECT_MSG_EQ(on.active + off.active, 0, "flows not finished; " << what);
+        NS_TEST_EXPECT_MSG_EQ(on.delivered, 16 * c.bytes, "bytes delivered (on); " << what);
+        NS_TEST_EXPECT_MSG_EQ(off.delivered, 16 * c.bytes, "bytes delivered (off); " << what);
+        NS_TEST_EXPECT_MSG_EQ(on.drops + off.drops, 0, "drops; " << what);
+        NS_TEST_EXPECT_MSG_EQ(on.retransmitted + off.retransmitted, 0, "retransmissions; " << what);
+        NS_TEST_EXPECT_MSG_EQ(on.timeouts + off.timeouts, 0, "timeouts; " << what);
+        NS_TEST_EXPECT_MSG_GT(on.ecnMarks, 0, "no ECN mark; " << what);
+        NS_TEST_EXPECT_MSG_GT(on.cnps, 0, "no CNP; " << what);
+        NS_TEST_EXPECT_MSG_LT(on.lowestRate, 5000000000ULL, "no rate cut; " << what);
+        NS_TEST_EXPECT_MSG_EQ(off.lowestRate, ~uint64_t(0), "a rate changed without DCQCN");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(2 * on.meanQueueLate,
+                                    off.meanQueueLate,
+                                    "mean queue from 1 ms not halved; " << what);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(4 * on.maxQueueLate,
+                                    3 * off.maxQueueLate,
+                                    "max queue from 1 ms not below 3/4; " << what);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(2 * on.pausesLate,
+                                    off.pausesLate,
+                                    "PAUSEs from 1 ms not halved; " << what);
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Test 5: go-back-N after a link flap
+// ---------------------------------------------------------------------------
+
+/// What a flow over a flapping link did.
+struct FlapResult
+{
+    RdmaFlowRecord record;      //!< the flow
+    uint64_t delivered = 0;     //!< in-order payload bytes at host 0
+    uint64_t naks = 0;          //!< NAKs host 0 sent
+    uint64_t duplicates = 0;    //!< out-of-order / duplicate packets at host 0
+    uint64_t retransmitted = 0; //!< packets host 1 sent again
+    uint64_t timeouts = 0;      //!< RTOs of host 1
+};
+
+/**
+ * One flow host 1 -> host 0 through one switch, started at 10 us; host 1's
+ * link goes down at \p down and up 2 us later.
+ * \param bytes flow size \param down when the link goes down (absolute)
+ * \return the outcome
+ */
+FlapResult
+RunFlap(uint64_t bytes, Time down)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    NetConfig cfg;
+    RdmaNet n(cfg);
+    n.rdma.AddFlow(1, 0, bytes, MicroSeconds(10));
+    Ptr<PfcChannel> link = n.net.GetHostDevice(1)->GetPfcChannel();
+    Simulator::Schedule(down, &PfcChannel::SetLinkUp, link, false);
+    Simulator::Schedule(down + MicroSeconds(2), &PfcChannel::SetLinkUp, link, true);
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    FlapResult out;
+    out.record = n.rdma.GetFlowRecords().at(0);
+    out.delivered = n.rdma.GetNic(0)->GetBytesDelivered();
+    out.naks = n.rdma.GetNic(0)->GetNaksSent();
+    out.duplicates = n.rdma.GetNic(0)->GetDuplicatePackets();
+    out.retransmitted = n.rdma.GetNic(1)->GetRetransmittedPackets();
+    out.timeouts = n.rdma.GetNic(1)->GetTimeouts();
+    Simulator::Destroy();
+    return out;
+}
+
+/**
+ * \ingroup tagger-tests
+ * Go-back-N, twice, times relative to the flow start (10 us), T = 866 ns,
+ * A = 69 ns, d = 1000 ns; packet k leaves host 1 in [k T, (k + 1) T] and
+ * reaches host 0 at (k + 2) T + 2 d.
+ *
+ * (a) NAK: 1 MB (1000 packets), host 1's link down at 100 000 ns, up at
+ * 102 000.  Packet 115 is on the wire (99 590..100 456) and 114 in flight
+ * (left 99 590, due at the switch 100 590): both lost; 113 reached the
+ * switch at 99 724.  At 102 000 the NIC sends 116; it reaches host 0 at
+ * 105 732, a gap: one NAK for 114, at host 1 2 A + 2 d later = 107 870.
+ * By then 116..122 have left (122 started at 102 000 + 6 T = 107 196 and
+ * ends at 108 062), so host 1 goes back to 114 at 108 062: 9 packets
+ * (114..122) sent again, 7 out of order at host 0 (116..122), no timeout.
+ * Then 886 packets back to back: the last ends at 108 062 + 886 T =
+ * 875 338, reaches host 0 at + T + 2 d = 878 204, its ACK is back at
+ * + 2 A + 2 d: FCT = 880 342 ns (871 004 without the flap).
+ *
+ * (b) RTO: 100 KB (100 packets), down at 86 000 (absolute 96 000), up at
+ * 88 000.  Packet 99 (85 734..86 600) and 98 (due at the switch 86 734) are
+ * lost: the tail, nothing follows to reveal the gap, so no NAK.  Host 0 got
+ * 0..97; its ACK for 95 (sent at 97 T + 2 d = 86 002) meets the switch's
+ * port to host 1 down at 87 071 and is lost; the delayed ACK (AckDelay
+ * 10 us after 96 arrived at 86 868) for 97 leaves at 96 868 and reaches
+ * host 1 at 99 006: the last ACK progress, so the RTO (1 ms) fires at
+ * 1 099 006 and host 1 resends 98 and 99 (2 retransmissions, 1 timeout);
+ * 99 ends at 1 099 006 + 2 T = 1 100 738, reaches host 0 at + T + 2 d =
+ * 1 103 604, the ACK is back at + 2 A + 2 d: FCT = 1 105 742 ns.
+ *
+ * In both, every byte arrives exactly once: host 0 delivers exactly the
+ * flow's bytes.
+ */
+class RdmaGoBackNTestCase : public TestCase
+{
+  public:
+    RdmaGoBackNTestCase()
+        : TestCase("RDMA: go-back-N by NAK after a link flap and by RTO after a tail loss, exact "
+                   "FCTs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlapResult a = RunFlap(1000000, MicroSeconds(10) + NanoSeconds(100000));
+        NS_TEST_EXPECT_MSG_EQ(a.record.finish.IsStrictlyPositive(), true, "(a) not finished");
+        NS_TEST_EXPECT_MSG_EQ(a.delivered, 1000000, "(a) bytes delivered");
+        NS_TEST_EXPECT_MSG_EQ(a.naks, 1, "(a) NAKs");
+        NS_TEST_EXPECT_MSG_EQ(a.retransmitted, 9, "(a) retransmitted (114..122)");
+        NS_TEST_EXPECT_MSG_EQ(a.record.retransmitted, 9, "(a) record: retransmitted");
+        NS_TEST_EXPECT_MSG_EQ(a.duplicates, 7, "(a) out of order at host 0 (116..122)");
+        NS_TEST_EXPECT_MSG_EQ(a.timeouts, 0, "(a) timeouts");
+        NS_TEST_EXPECT_MSG_EQ(a.record.fct.GetNanoSeconds(), 880342, "(a) FCT");
+
+        FlapResult b = RunFlap(100000, MicroSeconds(10) + NanoSeconds(86000));
+        NS_TEST_EXPECT_MSG_EQ(b.record.finish.IsStrictlyPositive(), true, "(b) not finished");
+        NS_TEST_EXPECT_MSG_EQ(b.delivered, 100000, "(b) bytes delivered");
+        NS_TEST_EXPECT_MSG_EQ(b.naks, 0, "(b) NAKs: nothing follows the lost tail");
+        NS_TEST_EXPECT_MSG_EQ(b.timeouts, 1, "(b) timeouts");
+        NS_TEST_EXPECT_MSG_EQ(b.record.timeouts, 1, "(b) record: timeouts");
+        NS_TEST_EXPECT_MSG_EQ(b.retransmitted, 2, "(b) retransmitted (98, 99)");
+        NS_TEST_EXPECT_MSG_EQ(b.duplicates, 0, "(b) duplicates");
+        NS_TEST_EXPECT_MSG_EQ(b.record.fct.GetNanoSeconds(), 1105742, "(b) FCT");
+    }
+};
+
+/// Time of the last frame a device handed up (MacRx sink).
+struct LastRx
+{
+    Time at; //!< when
+
+    /// MacRx sink. \param p the packet
+    void Rx(Ptr<const Packet> p)
+    {
+        at = Simulator::Now();
+    }
+};
+
+/**
+ * \ingroup tagger-tests
+ * No retransmission timeout after an idle period: one 100 KB flow host 1 ->
+ * host 0 through one switch from 10 us; at 30 us the switch PAUSEs host 1's
+ * class 3 (StartPausing, refreshed), so host 1 stops, and every packet it
+ * sent is acknowledged (the last ACK, a delayed one, arrives at some L
+ * < 50 us: AckDelay 10 us).  Nothing is outstanding from L on; the RTO must
+ * not run from L.  The switch resumes host 1 at L + 990 us: the RESUME takes
+ * 67 ns on the wire, 1 us on the link and the PFC processing delay (3840 B
+ * at 10 Gbps = 3.072 us), so host 1 sends again at about L + 994.1 us; the
+ * first ACK of the new packets (4 packets, AckInterval) is back 4 T + T + 2 d
+ * + 2 A + 2 d = 8.47 us later, at about L + 1002.6 us.  A timer left
+ * running from L would fire at L + 1000 us with packets outstanding that are
+ * not lost: a spurious timeout and a go-back-N resend.  Expected: no
+ * timeout, no retransmission, no duplicate, every byte, and an FCT above
+ * the ~1 ms pause.
+ */
+class RdmaRtoIdleTestCase : public TestCase
+{
+  public:
+    RdmaRtoIdleTestCase()
+        : TestCase("RDMA: no retransmission timeout after an idle (paused) period with nothing "
+                   "outstanding")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        n.rdma.AddFlow(1, 0, 100000, MicroSeconds(10));
+        Ptr<PfcNetDevice> toHost1 = n.GetDownlinkTo(1);
+        Ptr<RdmaNic> tx = n.rdma.GetNic(1);
+        Ptr<RdmaNic> rx = n.rdma.GetNic(0);
+        LastRx lastAck;
+        n.net.GetHostDevice(1)->TraceConnectWithoutContext("MacRx",
+                                                           MakeCallback(&LastRx::Rx, &lastAck));
+        Simulator::Schedule(MicroSeconds(30), &PfcNetDevice::StartPausing, toHost1, kClass);
+        uint64_t sentWhilePaused = 0;
+        uint64_t deliveredWhilePaused = 0;
+        Time resume;
+        Time lastAckPaused;
+        Simulator::Schedule(MicroSeconds(930), [&]() {
+            sentWhilePaused = tx->GetDataPacketsSent();
+            deliveredWhilePaused = rx->GetBytesDelivered();
+            lastAckPaused = lastAck.at;
+            resume = lastAck.at + MicroSeconds(990);
+            Simulator::Schedule(resume - Simulator::Now(),
+                                &PfcNetDevice::StopPausing,
+                                toHost1,
+                                kClass);
+        });
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        RdmaFlowRecord r = n.rdma.GetFlowRecords().at(0);
+        Simulator::Destroy();
+
+        NS_TEST_EXPECT_MSG_GT(sentWhilePaused, 0, "nothing sent before the pause");
+        NS_TEST_EXPECT_MSG_LT(sentWhilePaused, 100, "all sent before the pause");
+        NS_TEST_EXPECT_MSG_EQ(deliveredWhilePaused,
+                              1000 * sentWhilePaused,
+                              "packets outstanding during the pause");
+        NS_TEST_EXPECT_MSG_LT(lastAckPaused, MicroSeconds(50), "last ACK before the pause");
+        NS_TEST_EXPECT_MSG_GT(resume, MicroSeconds(1000), "resume time");
+        NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, "not finished");
+        NS_TEST_EXPECT_MSG_GT(r.fct, MilliSeconds(1), "the pause did not hold the flow");
+        NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "spurious retransmission timeout");
+        NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmissions without loss");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetDuplicatePackets(), 0, "duplicates");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetBytesDelivered(), 100000, "bytes delivered");
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Test 6: CSV
+// ---------------------------------------------------------------------------
+
+/// \param line a CSV line \return its fields
+std::vector<std::string>
+SplitCsv(const std::string& line)
+{
+    std::vector<std::string> fields;
+    std::istringstream is(line);
+    std::string field;
+    while (std::getline(is, field, ','))
+    {
+        fields.push_back(field);
+    }
+    return fields;
+}
+
+/**
+ * \ingroup tagger-tests
+ * RdmaHelper::WriteFlowRecords: the header is RdmaFlowRecord::CsvHeader(),
+ * then one line per flow, host by host.  Two flows through one switch:
+ *  - host 0 -> host 1, 1000 B at 50 us: one packet (Send Only), FCT =
+ *    2 T + 2 A + 4 d = 1732 + 138 + 4000 = 5870 ns, ideal T + T + 2 d =
+ *    3732 ns, slowdown 5870 / 3732 = 1.57288 -> "1.5729";
+ *  - host 1 -> host 0, 2500 B at 10 us: packets of 1000, 1000 and 500 B; the
+ *    last is 582 B on the wire = 465.6 -> 466 ns; the switch's egress is the
+ *    pipe: the last bit leaves the switch at T (first packet in) + 2 T + 466
+ *    + d = 3064 + d, FCT = 3064 + 2 A + 4 d = 7202 ns, finish 17 202 ns,
+ *    ideal 2 T + 466 + T + 2 d = 5064 ns, slowdown 7202 / 5064 = 1.42220
+ *    -> "1.4222".
+ * Both flows are their NIC's first: flow id 0, UDP source port 49152.
+ */
+class RdmaCsvTestCase : public TestCase
+{
+  public:
+    RdmaCsvTestCase()
+        : TestCase("RDMA: WriteFlowRecords writes the CSV header and one line per flow")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        n.rdma.AddFlow(1, 0, 2500, MicroSeconds(10));
+        n.rdma.AddFlow(0, 1, 1000, MicroSeconds(50));
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        std::string path = CreateTempDirFilename("rdma-flows.csv");
+        n.rdma.WriteFlowRecords(path);
+        Simulator::Destroy();
+
+        std::ifstream in(path);
+        NS_TEST_ASSERT_MSG_EQ(bool(in), true, "cannot read " << path);
+        std::vector<std::string> lines;
+        std::string line;
+        while (std::getline(in, line))
+        {
+            lines.push_back(line);
+        }
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 3, "header + 2 flows");
+        NS_TEST_EXPECT_MSG_EQ(lines[0], RdmaFlowRecord::CsvHeader(), "header");
+        NS_TEST_EXPECT_MSG_EQ(lines[0],
+                              "flow_id,src,dst,sport,dscp,bytes,start_ns,finish_ns,fct_ns,"
+                              "ideal_fct_ns,slowdown,packets,retransmitted,timeouts,cnps",
+                              "header columns");
+        const std::vector<std::vector<std::string>> expected{{"0",
+                                                              "10.0.0.1",
+                                                              "10.0.0.2",
+                                                              "49152",
+                                                              "24",
+                                                              "1000",
+                                                              "50000",
+                                                              "55870",
+                                                              "5870",
+                                                              "3732",
+                                                              "1.5729",
+                                                              "1",
+                                                              "0",
+                                                              "0",
+                                                              "0"},
+                                                             {"0",
+                                                              "10.0.0.2",
+                                                              "10.0.0.1",
+                                                              "49152",
+                                                              "24",
+                                                              "2500",
+                                                              "10000",
+                                                              "17202",
+                                                              "7202",
+                                                              "5064",
+                                                              "1.4222",
+                                                              "3",
+                                                              "0",
+                                                              "0",
+                                                              "0"}};
+        const std::vector<std::string> names = SplitCsv(RdmaFlowRecord::CsvHeader());
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            std::vector<std::string> fields = SplitCsv(lines[i + 1]);
+            NS_TEST_ASSERT_MSG_EQ(fields.size(), names.size(), "fields of line " << i + 2);
+            for (uint32_t k = 0; k < names.size(); ++k)
+            {
+                NS_TEST_EXPECT_MSG_EQ(fields[k],
+                                      expected[i][k],
+                                      "line " << i + 2 << ", column " << names[k]);
+            }
+        }
+        std::remove(path.c_str());
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Test 7: tshark
+// ---------------------------------------------------------------------------
+
+/// \param command a shell command \return its standard output
+std::string
+RunCommand(const std::string& command)
+{
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe)
+    {
+        return out;
+    }
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0)
+    {
+        out.append(buffer, n);
+    }
+    pclose(pipe);
+    return out;
+}
+
+/**
+ * \ingroup tagger-tests
+ * A pcap of host 0's NIC (PfcHelper::EnablePcap) holding two flows from
+ * host 1: 3000 B (QP 0x000100: Send First, Middle, Last) and 500 B (QP
+ * 0x000101: Send Only), and host 0's ACKs, decoded by Wireshark's RoCE
+ * dissector: "RRoCE", the opcodes, "Destination Queue Pair: 0x000100" and
+ * 0x000101 in the detail view; 3 + 1 + 2 ACKs = 6 frames.  Skipped (with a
+ * log line) when tshark is not on PATH.
+ */
+class RdmaTsharkTestCase : public TestCase
+{
+  public:
+    RdmaTsharkTestCase()
+        : TestCase("RDMA: tshark decodes a NIC pcap as RoCEv2")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        if (std::system("command -v tshark > /dev/null 2>&1") != 0)
+        {
+            NS_LOG_UNCOND("RdmaTsharkTestCase: tshark not on PATH, skipped");
+            return;
+        }
+        std::string path = CreateTempDirFilename("rdma-nic.pcap");
+        {
+            NetConfig cfg;
+            RdmaNet n(cfg);
+            n.rdma.AddFlow(1, 0, 3000, MicroSeconds(10));
+            n.rdma.AddFlow(1, 0, 500, MicroSeconds(30));
+            n.net.GetPfcHelper().EnablePcap(path, n.net.GetHostDevice(0), false, true);
+            Simulator::Stop(MilliSeconds(1));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(n.rdma.GetActiveFlows(), 0, "flows not finished");
+            Simulator::Destroy();
+        } // the pcap file is closed with the last reference to it
+
+        std::string summary = RunCommand("tshark -r '" + path + "' 2>/dev/null");
+        std::string detail = RunCommand("tshark -V -r '" + path + "' 2>/dev/null");
+        for (const char* s : {"RRoCE",
+                              "RC Send First",
+                              "RC Send Middle",
+                              "RC Send Last",
+                              "RC Send Only",
+                              "RC Acknowledge"})
+        {
+            NS_TEST_EXPECT_MSG_NE(summary.find(s), std::string::npos, "tshark: no \"" << s << "\"");
+        }
+        for (const char* s :
+             {"Destination Queue Pair: 0x000100", "Destination Queue Pair: 0x000101"})
+        {
+            NS_TEST_EXPECT_MSG_NE(detail.find(s),
+                                  std::string::npos,
+                                  "tshark -V: no \"" << s << "\"");
+        }
+        uint32_t frames = std::count(summary.begin(), summary.end(), '\n');
+        NS_TEST_EXPECT_MSG_EQ(frames, 6, "frames: 3 + 1 data, 2 ACKs; tshark said:\n" << summary);
+        std::remove(path.c_str());
+    }
+};
+
+} // namespace
+
+/**
+ * The RoCEv2 host test cases, for the TestSuite "tagger".
+ * \return new test cases (the suite takes ownership)
+ */
+std::vector<TestCase*>
+MakeRdmaTestCases()
+{
+    return {new RdmaLineRateTestCase,
+            new RdmaPfcIncastTestCase(true),
+            new RdmaPfcIncastTestCase(false),
+            new RdmaLossyIncastTestCase,
+            new RdmaDcqcnTestCase,
+            new RdmaGoBackNTestCase,
+            new RdmaRtoIdleTestCase,
+            new RdmaCsvTestCase,
+            new RdmaTsharkTestCase};
+}
