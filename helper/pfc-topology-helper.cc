@@ -89,7 +89,10 @@ PfcTopologyHelper::Build()
             }
         }
     }
-    // Names: the topology's node names, "port<n>" for devices.
+    // Names: the topology's node names, "port<n>" for devices.  Names holds
+    // references to the nodes: clear it when the simulation is destroyed, so
+    // nodes, devices and their trace files (pcap) are released then.
+    Simulator::ScheduleDestroy(&Names::Clear);
     bool cleared = false;
     for (tagger::NodeId v = 0; v < n; ++v)
     {

@@ -39,9 +39,9 @@ namespace ns3
  * shortest path to it through switches; on a Clos or fat tree these are
  * exactly the up-down paths).  Nodes get the topology's names in ns-3's
  * Names service and devices "port<n>" under them, so pcap files, Config
- * paths and log lines say "L2" and "port3" as the rules file does (a network
- * built after another one, e.g. after Simulator::Destroy in a test, takes
- * the names over: Names is cleared when a name is taken).
+ * paths and log lines say "L2" and "port3" as the rules file does.  Names
+ * is cleared at Simulator::Destroy (it holds the nodes, and so their open
+ * pcap files), and when a name is already taken by an earlier network.
  *
  * \code
  *   PfcTopologyHelper net(tagger::MakeFatTree(4));
