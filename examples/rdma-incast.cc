@@ -55,7 +55,7 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "flow records file", csv);
     cmd.AddValue("pcap",
                  "if set, pcap prefix for the receiver's and the first sender's NIC "
-                 "(<prefix>-<node>-<device>.pcap, Ethernet link type)",
+                 "(<prefix>-H1-port0.pcap and <prefix>-H2-port0.pcap, Ethernet link type)",
                  pcap);
     cmd.Parse(argc, argv);
 
