@@ -94,6 +94,7 @@ def build(bld):
         'test/pfc-device-test-suite.cc',
         'test/pfc-network-test-suite.cc',
         'test/rdma-test-suite.cc',
+        'test/tagger-dataplane-test-suite.cc',
         'test/tagger-test-suite.cc',
         ]
 

@@ -334,6 +334,7 @@ PfcNetDevice::TryTransmit()
     {
         frame = m_controlQueue.front();
         m_controlQueue.pop_front();
+        StartFrame(frame);
     }
     else
     {
@@ -393,12 +394,17 @@ PfcNetDevice::TryTransmit()
         m_queueBytes[cls] -= entry.bytes;
         m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
         frame = entry.frame;
+        // The frame goes on the wire (m_busy) before the switch releases its
+        // buffer: the release can send a RESUME out of this very port (a
+        // frame that leaves by the port it came in on, e.g. after a local
+        // reroute), and that nested TryTransmit must find the port busy
+        // instead of starting a second frame on the wire.
+        StartFrame(frame);
         if (!m_switchDequeue.IsNull())
         {
             m_switchDequeue(m_switchPort, entry);
         }
     }
-    StartFrame(frame);
     if (cls >= 0 && m_queueInterface)
     {
         UpdateHostTxQueue(uint8_t(cls));

@@ -36,6 +36,8 @@ std::vector<TestCase*> MakePfcDeviceTestCases();
 std::vector<TestCase*> MakePfcNetworkTestCases();
 /// \return the RoCEv2 host test cases (test/rdma-test-suite.cc)
 std::vector<TestCase*> MakeRdmaTestCases();
+/// \return the Tagger / TTL data-plane test cases (test/tagger-dataplane-test-suite.cc)
+std::vector<TestCase*> MakeTaggerDataplaneTestCases();
 
 namespace
 {
@@ -450,6 +452,10 @@ class TaggerTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         for (TestCase* tc : MakeRdmaTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakeTaggerDataplaneTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }
