@@ -136,6 +136,13 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_ackDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("ControlDscp",
+                          "DSCP of the ACKs, NAKs and CNPs this host sends as a receiver; 64 "
+                          "(the default) echoes the DSCP of the data packet answered.  With "
+                          "Tagger set it to the class's first tag: data arrives rewritten.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaNic::m_controlDscp),
+                          MakeUintegerChecker<uint32_t>(0, 64))
             .AddAttribute("RetransmitTimeout",
                           "Go back to the oldest unacknowledged packet when no ACK progress "
                           "is seen for this long (time).",
@@ -208,6 +215,7 @@ RdmaNic::RdmaNic()
       m_dcqcn(true),
       m_ackInterval(4),
       m_ackDelay(MicroSeconds(10)),
+      m_controlDscp(64),
       m_rto(MilliSeconds(1)),
       m_cnpInterval(MicroSeconds(50)),
       m_g(1.0 / 256),
@@ -634,14 +642,14 @@ RdmaNic::OnData(Ipv4Address src,
     RecvQp& qp = *slot;
     qp.src = src;
     qp.sport = sport;
-    qp.dscp = dscp;
+    qp.dscp = m_controlDscp < 64 ? uint8_t(m_controlDscp) : dscp;
     qp.qpn = bth.GetDestQp();
     Time now = Simulator::Now();
     if (ce && (qp.lastCnp.IsNegative() || now - qp.lastCnp >= m_cnpInterval))
     {
         qp.lastCnp = now;
         ++m_cnpsSent;
-        QueueControl(src, sport, dscp, RoceBthHeader::CNP, bth.GetDestQp(), 0, 0);
+        QueueControl(src, sport, qp.dscp, RoceBthHeader::CNP, bth.GetDestQp(), 0, 0);
     }
     uint32_t psn = Unwrap(qp.expected, bth.GetPsn());
     uint8_t op = bth.GetOpcode();
@@ -671,7 +679,7 @@ RdmaNic::OnData(Ipv4Address src,
             ++m_naksSent;
             QueueControl(src,
                          sport,
-                         dscp,
+                         qp.dscp,
                          RoceBthHeader::RC_ACK,
                          bth.GetDestQp(),
                          qp.expected,
@@ -684,7 +692,7 @@ RdmaNic::OnData(Ipv4Address src,
     {
         QueueControl(src,
                      sport,
-                     dscp,
+                     qp.dscp,
                      RoceBthHeader::RC_ACK,
                      bth.GetDestQp(),
                      qp.expected - 1,

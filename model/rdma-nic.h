@@ -225,6 +225,7 @@ class RdmaNic : public Object
     bool m_dcqcn;             //!< Dcqcn
     uint32_t m_ackInterval;   //!< AckInterval
     Time m_ackDelay;          //!< AckDelay
+    uint32_t m_controlDscp;   //!< ControlDscp (64: echo)
     Time m_rto;               //!< RetransmitTimeout
     Time m_cnpInterval;       //!< CnpInterval
     double m_g;               //!< AlphaG
