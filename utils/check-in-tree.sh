@@ -23,6 +23,7 @@ NS3_MODULES="core;network;internet;point-to-point;applications;traffic-control;s
 NS3_FILTER="tagger"
 DEMO="tagger-rules --topology=clos --elp=bounce --bounces=1 --algorithm=clos"
 DEMO_PFC="pfc-incast --senders=8"
+DEMO_BOUNCE="tagger-clos-bounce"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache=${TAGGER_NS3_CACHE:-/var/cache/tagger-ns3}
@@ -233,6 +234,16 @@ end
 
 begin "run ($DEMO)"
 ./ns3 run "$DEMO"
+end
+
+begin "run ($DEMO_BOUNCE, --tagger=0 and --tagger=1)"
+out=$(mktemp -d)
+./ns3 run "$DEMO_BOUNCE --tagger=0 --out=$out/pfc" | tee "$out/log0"
+grep -q '^RESULT deadlock=yes ' "$out/log0" || die "tagger-clos-bounce --tagger=0 did not deadlock"
+./ns3 run "$DEMO_BOUNCE --tagger=1 --out=$out/tagger" | tee "$out/log1"
+grep -q '^RESULT deadlock=no lossless_drops=0 ' "$out/log1" ||
+    die "tagger-clos-bounce --tagger=1 deadlocked or dropped"
+rm -rf "$out"
 end
 
 begin "run ($DEMO_PFC)"

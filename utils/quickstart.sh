@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Quick start on Debian bookworm (see README.md):
-#   ./utils/quickstart.sh demo   # install deps, build, compute Tagger rules for
-#                                # the paper's Clos testbed (1-bounce ELP)
+#   ./utils/quickstart.sh demo   # install deps, build, run tagger-clos-bounce: the
+#                                # paper's 1-bounce deadlock without and with Tagger
 #   ./utils/quickstart.sh test   # install deps, build, run every test (ctest)
 #
 # Both install what is missing (utils/install-deps.sh), then configure and
@@ -13,7 +13,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: $0 demo|test" >&2
-    echo "  demo  build, then run tagger-rules on the paper's Clos testbed with 1-bounce ELP" >&2
+    echo "  demo  build, then run tagger-clos-bounce (paper 001, Fig. 10) without and with Tagger" >&2
     echo "  test  build, then run every test (ctest --output-on-failure)" >&2
     exit 2
 }
@@ -52,10 +52,13 @@ cmake --build "$build" -j "$jobs"
 
 case $mode in
     demo)
-        step "demo: Tagger rules for the paper's Clos testbed (Fig. 2), 1-bounce ELP"
+        step "demo: tagger-clos-bounce (paper 001, Figs. 3 and 10), plain PFC then Tagger"
+        mkdir -p "$build/demo"
         set -x
-        "$build/tagger-rules" --topology=clos --elp=bounce --bounces=1 --algorithm=clos
+        "$build/tagger-clos-bounce" --tagger=0 --out="$build/demo/pfc"
+        "$build/tagger-clos-bounce" --tagger=1 --out="$build/demo/tagger"
         { set +x; } 2>/dev/null
+        echo "time series and gnuplot scripts: $build/demo/{pfc,tagger}-rate.{dat,plt}"
         ;;
     test)
         step "test: every test (ctest)"
