@@ -53,15 +53,12 @@ PfcTopologyHelper::Build()
     m_switchPort.assign(m_topo.GetNPorts(), kPfcNoPort);
     for (tagger::NodeId v = 0; v < n; ++v)
     {
-        const tagger::TopoNode& node = m_topo.GetNode(v);
-        NS_ABORT_MSG_IF(m_topo.IsHost(v) && node.relay,
-                        "PfcTopologyHelper: relay host " << node.name
-                                                         << " (BCube) is not supported yet");
-        if (!m_topo.IsHost(v))
+        // Switches and relay servers get the forwarding engine.
+        if (m_topo.IsForwarder(v))
         {
             m_switches[v] = m_pfc.InstallSwitch(m_nodes.Get(v));
         }
-        else
+        if (m_topo.IsHost(v))
         {
             m_hosts.push_back(v);
         }
@@ -91,17 +88,21 @@ PfcTopologyHelper::Build()
     }
     // Names: the topology's node names, "port<n>" for devices.  Names holds
     // references to the nodes: clear it when the simulation is destroyed, so
-    // nodes, devices and their trace files (pcap) are released then.
+    // nodes, devices and their trace files (pcap) are released then.  Names an
+    // earlier network left are cleared first (all of them, before any is
+    // added, so that a partial overlap cannot drop names of this network).
     Simulator::ScheduleDestroy(&Names::Clear);
-    bool cleared = false;
+    for (tagger::NodeId v = 0; v < n; ++v)
+    {
+        if (Names::Find<Object>(m_topo.GetNode(v).name))
+        {
+            Names::Clear();
+            break;
+        }
+    }
     for (tagger::NodeId v = 0; v < n; ++v)
     {
         const std::string& name = m_topo.GetNode(v).name;
-        if (!cleared && Names::Find<Object>(name))
-        {
-            Names::Clear();
-            cleared = true;
-        }
         Names::Add(name, m_nodes.Get(v));
         for (tagger::PortNo p = 0; p < m_topo.GetNode(v).ports; ++p)
         {
@@ -112,27 +113,44 @@ PfcTopologyHelper::Build()
             }
         }
     }
-    // Hosts: Internet stack, one address each, mq traffic control.
+    // Hosts: Internet stack, one address each, mq traffic control; a relay
+    // server's interface is its switch device.
     InternetStackHelper internet;
     NetDeviceContainer hostDevices;
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
         tagger::NodeId v = m_hosts[h];
-        NS_ABORT_MSG_IF(m_topo.GetNode(v).ports != 1 || !GetDevice(v, 0),
-                        "PfcTopologyHelper: host " << m_topo.GetNode(v).name
-                                                   << " must have exactly one connected port");
+        Ptr<NetDevice> device;
+        if (m_switches[v])
+        {
+            NS_ABORT_MSG_IF(m_switches[v]->GetNPorts() == 0,
+                            "PfcTopologyHelper: relay server " << m_topo.GetNode(v).name
+                                                               << " has no connected port");
+            device = m_switches[v];
+        }
+        else
+        {
+            NS_ABORT_MSG_IF(m_topo.GetNode(v).ports != 1 || !GetDevice(v, 0),
+                            "PfcTopologyHelper: host "
+                                << m_topo.GetNode(v).name
+                                << " must have exactly one connected port (or relay)");
+            device = GetDevice(v, 0);
+            hostDevices.Add(device);
+        }
         Ptr<Node> node = m_nodes.Get(v);
         internet.Install(node);
         uint32_t id = h + 1;
         NS_ABORT_MSG_IF(id >= (1u << 24), "PfcTopologyHelper: more than 2^24 - 2 hosts");
         Ipv4Address address((10u << 24) | id);
-        Ptr<PfcNetDevice> device = GetDevice(v, 0);
+        if (m_switches[v])
+        {
+            m_switches[v]->AddLocalAddress(address);
+        }
         Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
         int32_t itf = ipv4->AddInterface(device);
         ipv4->AddAddress(itf, Ipv4InterfaceAddress(address, Ipv4Mask("255.0.0.0")));
         ipv4->SetUp(itf);
         m_hostAddress.push_back(address);
-        hostDevices.Add(device);
     }
     PfcHelper::InstallHostTrafficControl(hostDevices);
     PopulateRoutes();
@@ -153,7 +171,7 @@ PfcTopologyHelper::PopulateRoutes()
     std::deque<tagger::NodeId> queue;
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
-        // Breadth-first from the host over links that are up, through switches only.
+        // Breadth-first from the host over links that are up, through forwarders only.
         std::fill(dist.begin(), dist.end(), tagger::kNone);
         dist[m_hosts[h]] = 0;
         queue.assign(1, m_hosts[h]);
@@ -163,7 +181,7 @@ PfcTopologyHelper::PopulateRoutes()
             queue.pop_front();
             if (u != m_hosts[h] && !m_switches[u])
             {
-                continue; // hosts do not relay
+                continue; // hosts do not relay, unless relay servers
             }
             for (tagger::PortNo p = 0; p < m_topo.GetNode(u).ports; ++p)
             {
@@ -182,9 +200,9 @@ PfcTopologyHelper::PopulateRoutes()
         }
         for (tagger::NodeId v = 0; v < n; ++v)
         {
-            if (!m_switches[v] || dist[v] == tagger::kNone)
+            if (!m_switches[v] || dist[v] == tagger::kNone || v == m_hosts[h])
             {
-                continue;
+                continue; // a relay server delivers its own address locally
             }
             std::vector<uint32_t> ports;
             for (tagger::PortNo p = 0; p < m_topo.GetNode(v).ports; ++p)
@@ -242,6 +260,20 @@ PfcTopologyHelper::GetSwitches() const
     NodeContainer c;
     for (uint32_t v = 0; v < m_switches.size(); ++v)
     {
+        if (m_switches[v] && !m_topo.IsHost(v))
+        {
+            c.Add(m_nodes.Get(v));
+        }
+    }
+    return c;
+}
+
+NodeContainer
+PfcTopologyHelper::GetForwarders() const
+{
+    NodeContainer c;
+    for (uint32_t v = 0; v < m_switches.size(); ++v)
+    {
         if (m_switches[v])
         {
             c.Add(m_nodes.Get(v));
@@ -277,7 +309,32 @@ PfcTopologyHelper::GetHostDevice(uint32_t host) const
 {
     NS_ABORT_MSG_IF(host >= m_hosts.size(),
                     "PfcTopologyHelper: no host " << host << " (" << m_hosts.size() << " hosts)");
-    return GetDevice(m_hosts[host], 0);
+    return m_switches[m_hosts[host]] ? nullptr : GetDevice(m_hosts[host], 0);
+}
+
+Ptr<PfcSwitchNetDevice>
+PfcTopologyHelper::GetHostSwitch(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(host >= m_hosts.size(),
+                    "PfcTopologyHelper: no host " << host << " (" << m_hosts.size() << " hosts)");
+    return m_switches[m_hosts[host]];
+}
+
+Ptr<NetDevice>
+PfcTopologyHelper::GetHostInterface(uint32_t host) const
+{
+    Ptr<PfcSwitchNetDevice> sw = GetHostSwitch(host);
+    if (sw)
+    {
+        return sw;
+    }
+    return GetHostDevice(host);
+}
+
+bool
+PfcTopologyHelper::IsRelayHost(uint32_t host) const
+{
+    return GetHostSwitch(host) != nullptr;
 }
 
 Ptr<Node>
@@ -326,7 +383,9 @@ PfcTopologyHelper::GetDropCount(PfcDropReason reason) const
     }
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
-        total += GetHostDevice(h)->GetDropCount(reason);
+        // A relay server's ports count in its switch device (above).
+        Ptr<PfcNetDevice> dev = GetHostDevice(h);
+        total += dev ? dev->GetDropCount(reason) : 0;
     }
     return total;
 }
@@ -348,8 +407,13 @@ PfcTopologyHelper::GetTrafficControlDrops() const
     uint64_t total = 0;
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
+        Ptr<PfcNetDevice> dev = GetHostDevice(h);
+        if (!dev)
+        {
+            continue; // relay server: no traffic control
+        }
         Ptr<TrafficControlLayer> tc = GetHost(h)->GetObject<TrafficControlLayer>();
-        Ptr<QueueDisc> root = tc ? tc->GetRootQueueDiscOnDevice(GetHostDevice(h)) : nullptr;
+        Ptr<QueueDisc> root = tc ? tc->GetRootQueueDiscOnDevice(dev) : nullptr;
         total += root ? root->GetStats().nTotalDroppedPackets : 0;
     }
     return total;
@@ -529,7 +593,8 @@ void
 PfcTopologyHelper::SetRoute(const std::string& sw, uint32_t dstHost, const std::string& next)
 {
     auto [e, peer] = LinkEnds(sw, next);
-    NS_ABORT_MSG_IF(!m_switches[e.node], "PfcTopologyHelper: '" << sw << "' is not a switch");
+    NS_ABORT_MSG_IF(!m_switches[e.node],
+                    "PfcTopologyHelper: '" << sw << "' is not a switch (nor a relay server)");
     m_switches[e.node]->SetRoute(GetHostAddress(dstHost),
                                  Ipv4Mask("255.255.255.255"),
                                  {GetSwitchPort(e.node, e.port)});

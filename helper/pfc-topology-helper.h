@@ -36,12 +36,23 @@ namespace ns3
  * indices in the topology's port order, hosts with the Internet stack, one
  * IPv4 address each (10.0.0.0/8, in host order), mq traffic control, and
  * ECMP shortest-path routes (each switch's set for a host = every port on a
- * shortest path to it through switches; on a Clos or fat tree these are
+ * shortest path to it through forwarders; on a Clos or fat tree these are
  * exactly the up-down paths).  Nodes get the topology's names in ns-3's
  * Names service and devices "port<n>" under them, so pcap files, Config
  * paths and log lines say "L2" and "port3" as the rules file does.  Names
  * is cleared at Simulator::Destroy (it holds the nodes, and so their open
  * pcap files), and when a name is already taken by an earlier network.
+ *
+ * Relay servers (TopoNode::relay, e.g. BCube's) are hosts and forwarders at
+ * once: such a server gets a PfcSwitchNetDevice that owns its ports, as a
+ * switch does, and that device is its IPv4 interface (its host address is a
+ * local address of the switch device).  Routes are computed through every
+ * forwarder (switches and relay servers; other hosts never relay), and a
+ * relay server has a FIB like a switch, used for transit packets and for the
+ * ones it originates.  GetHostDevice() is nullptr for a relay server:
+ * GetHostSwitch() gives its forwarding engine, GetHostInterface() the IPv4
+ * interface of any host.  Relay servers get no traffic control (their
+ * packets enter the forwarding engine directly).
  *
  * \code
  *   PfcTopologyHelper net(tagger::MakeFatTree(4));
@@ -68,13 +79,21 @@ class PfcTopologyHelper
     NodeContainer GetNodes() const;              //!< \return all nodes, in topology id order
     NodeContainer GetHosts() const;              //!< \return host nodes, in host order
     NodeContainer GetSwitches() const;           //!< \return switch nodes, in switch order
+    /// \return nodes that forward (switches and relay servers), in node id order
+    NodeContainer GetForwarders() const;
     uint32_t GetNHosts() const;                  //!< \return number of hosts
     /// \param host host index (0..) \return its node
     Ptr<Node> GetHost(uint32_t host) const;
     /// \param host host index \return its IPv4 address
     Ipv4Address GetHostAddress(uint32_t host) const;
-    /// \param host host index \return its device
+    /// \param host host index \return its device (nullptr for a relay server: GetHostSwitch)
     Ptr<PfcNetDevice> GetHostDevice(uint32_t host) const;
+    /// \param host host index \return a relay server's forwarding engine (nullptr for other hosts)
+    Ptr<PfcSwitchNetDevice> GetHostSwitch(uint32_t host) const;
+    /// \param host host index \return its IPv4 interface: GetHostDevice or GetHostSwitch
+    Ptr<NetDevice> GetHostInterface(uint32_t host) const;
+    /// \param host host index \return whether it is a relay server
+    bool IsRelayHost(uint32_t host) const;
     /// \param node topology node id \return the ns-3 node
     Ptr<Node> GetNode(tagger::NodeId node) const;
     /// \param node topology node id \param port topology port \return the device (or nullptr)
@@ -83,18 +102,22 @@ class PfcTopologyHelper
     uint32_t GetSwitchPort(tagger::NodeId node, tagger::PortNo port) const;
     /// \param a node \param b a neighbour \return the channel between them (or nullptr)
     Ptr<PfcChannel> GetChannel(tagger::NodeId a, tagger::NodeId b) const;
-    /// \param node topology switch id \return its switch device (or nullptr for hosts)
+    /**
+     * \param node topology node id
+     * \return its forwarding engine: a switch's device, a relay server's
+     *         (GetHostSwitch), nullptr for other hosts
+     */
     Ptr<PfcSwitchNetDevice> GetSwitch(tagger::NodeId node) const;
 
-    /// \param reason a reason \return data frames dropped for it, all switches and hosts
+    /// \param reason a reason \return data frames dropped for it, all forwarders and hosts
     uint64_t GetDropCount(PfcDropReason reason) const;
     uint64_t GetDropCount() const;            //!< \return all data frames dropped
     uint64_t GetTrafficControlDrops() const;  //!< \return packets host queue discs dropped
-    uint64_t GetPauseCount() const;           //!< \return PAUSE decisions, all switches
-    uint64_t GetResumeCount() const;          //!< \return RESUME decisions, all switches
+    uint64_t GetPauseCount() const;           //!< \return PAUSE decisions, all forwarders
+    uint64_t GetResumeCount() const;          //!< \return RESUME decisions, all forwarders
     uint64_t GetLosslessBytes() const;        //!< \return lossless bytes held in all MMUs
     uint64_t GetLossyBytes() const;           //!< \return lossy bytes held in all MMUs
-    /// Print per-switch pauses, resumes and drops by reason. \param os stream
+    /// Print per-forwarder pauses, resumes and drops by reason. \param os stream
     void PrintSwitchCounters(std::ostream& os) const;
 
     /// \param name a topology node name \return its id (NS_FATAL_ERROR if unknown)
@@ -102,9 +125,9 @@ class PfcTopologyHelper
 
     /**
      * Fail the link between nodes \p a and \p b now: the channel goes down
-     * (frames on it are lost) and each switch end reroutes locally: the
+     * (frames on it are lost) and each forwarding end reroutes locally: the
      * failed port leaves every ECMP set, and a set left empty gets one
-     * random remaining port that leads to a switch (seeded, AssignStreams).
+     * random remaining port that leads to a forwarder (seeded, AssignStreams).
      * That is how bounced paths appear (paper 001, Section VIII-D).
      * \param a node name \param b node name
      */
@@ -121,9 +144,10 @@ class PfcTopologyHelper
     void ScheduleRestoreLink(Time at, const std::string& a, const std::string& b);
 
     /**
-     * Pin the route to host \p dstHost along \p switches (names, in order):
-     * each switch's ECMP set for the host becomes the one port to the next
-     * switch (the last one: to the host).  Kept across RestoreLink.
+     * Pin the route to host \p dstHost along \p switches (names of
+     * forwarders, in order): each one's ECMP set for the host becomes the
+     * one port to the next (the last one: to the host).  Kept across
+     * RestoreLink.
      * \param switches the switches of the path \param dstHost host index
      */
     void PinPath(const std::vector<std::string>& switches, uint32_t dstHost);
@@ -156,7 +180,7 @@ class PfcTopologyHelper
     std::vector<Ipv4Address> m_hostAddress;           //!< per host index
     std::vector<Ptr<PfcNetDevice>> m_devices;         //!< per topology PortIndex
     std::vector<uint32_t> m_switchPort;               //!< per PortIndex: switch port index
-    std::vector<Ptr<PfcSwitchNetDevice>> m_switches;  //!< per node id (nullptr for hosts)
+    std::vector<Ptr<PfcSwitchNetDevice>> m_switches;  //!< per node id (nullptr: non-relay host)
 };
 
 } // namespace ns3

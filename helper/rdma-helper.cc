@@ -38,7 +38,14 @@ RdmaHelper::Install(const PfcTopologyHelper& net)
     for (uint32_t h = 0; h < net.GetNHosts(); ++h)
     {
         Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
-        nic->Attach(net.GetHostDevice(h), net.GetHostAddress(h));
+        if (net.IsRelayHost(h))
+        {
+            nic->Attach(net.GetHostSwitch(h), net.GetHostAddress(h));
+        }
+        else
+        {
+            nic->Attach(net.GetHostDevice(h), net.GetHostAddress(h));
+        }
         net.GetHost(h)->AggregateObject(nic);
         m_nics.push_back(nic);
     }
@@ -66,7 +73,7 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     std::vector<uint32_t>& hops = m_hops[src];
     if (hops.empty())
     {
-        // Breadth-first over switches from the source host.
+        // Breadth-first over forwarders (switches, relay servers) from the source host.
         hops.assign(topo.GetNNodes(), tagger::kNone);
         tagger::NodeId start = topo.GetHosts()[src];
         hops[start] = 0;
@@ -75,7 +82,7 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
         {
             tagger::NodeId u = queue.front();
             queue.pop_front();
-            if (u != start && topo.IsHost(u))
+            if (u != start && !topo.IsForwarder(u))
             {
                 continue;
             }
@@ -92,7 +99,9 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     uint32_t h = hops[topo.GetHosts()[dst]];
     NS_ABORT_MSG_IF(h == tagger::kNone,
                     "RdmaHelper: host " << dst << " is unreachable from host " << src);
-    Ptr<PfcNetDevice> dev = m_net->GetHostDevice(src);
+    // A relay server: its first port stands for all (BCube ports are alike).
+    Ptr<PfcNetDevice> dev =
+        m_net->IsRelayHost(src) ? m_net->GetHostSwitch(src)->GetPort(0) : m_net->GetHostDevice(src);
     Ptr<RdmaNic> nic = m_nics[src];
     UintegerValue payloadValue;
     nic->GetAttribute("PayloadSize", payloadValue);

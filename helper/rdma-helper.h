@@ -29,7 +29,8 @@ namespace ns3
 /**
  * \ingroup tagger
  * Puts an RdmaNic on every host of a PfcTopologyHelper network and starts
- * flows between hosts by index.
+ * flows between hosts by index.  On a relay server (BCube) the NIC drives the
+ * server's forwarding engine (RdmaNic::Attach for a PfcSwitchNetDevice).
  *
  * \code
  *   PfcTopologyHelper net(topology);
@@ -44,8 +45,8 @@ namespace ns3
  *
  * The ideal completion time of a flow (for its slowdown) is its frames
  * serialised at the source's line rate, plus, for the first packet, one
- * store-and-forward serialisation per switch and the propagation delay of
- * every link on a shortest path.
+ * store-and-forward serialisation per forwarder (switch or relay server)
+ * and the propagation delay of every link on a shortest path.
  */
 class RdmaHelper
 {

@@ -66,6 +66,13 @@ PfcSwitchNetDevice::GetTypeId()
                           UintegerValue(1500),
                           MakeUintegerAccessor(&PfcSwitchNetDevice::m_mtu),
                           MakeUintegerChecker<uint16_t>(68))
+            .AddAttribute("LocalQueueLimit",
+                          "Relay servers: the transmit source (RoCE NIC) is not asked for "
+                          "packets of a class while frames this node originated of that class "
+                          "hold this many bytes or more in the port queues (bytes per class).",
+                          UintegerValue(4000),
+                          MakeUintegerAccessor(&PfcSwitchNetDevice::m_localLimit),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Mmu",
                           "The buffer model.",
                           PointerValue(),
@@ -87,6 +94,7 @@ PfcSwitchNetDevice::GetTypeId()
 PfcSwitchNetDevice::PfcSwitchNetDevice()
     : m_ecmpSeed(0),
       m_mtu(1500),
+      m_localLimit(4000),
       m_ifIndex(0),
       m_seed(0),
       m_checksum(false),
@@ -99,6 +107,7 @@ PfcSwitchNetDevice::PfcSwitchNetDevice()
     m_classifier = CreateObject<DscpPfcClassifier>();
     m_address = Mac48Address::Allocate();
     m_drops.fill(0);
+    m_localBytes.fill(0);
 }
 
 PfcSwitchNetDevice::~PfcSwitchNetDevice()
@@ -143,6 +152,9 @@ PfcSwitchNetDevice::DoDispose()
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    m_source = PfcNetDevice::TransmitSourceCallback();
+    m_receiveHook = PfcNetDevice::ReceiveHookCallback();
+    m_pullEvent.Cancel();
     NetDevice::DoDispose();
 }
 
@@ -297,6 +309,13 @@ PfcSwitchNetDevice::AddLocalAddress(Ipv4Address address)
     m_localAddresses.push_back(address.Get());
 }
 
+bool
+PfcSwitchNetDevice::IsLocalAddress(Ipv4Address address) const
+{
+    return std::find(m_localAddresses.begin(), m_localAddresses.end(), address.Get()) !=
+           m_localAddresses.end();
+}
+
 uint32_t
 PfcSwitchNetDevice::EcmpIndex(Ipv4Address src,
                               Ipv4Address dst,
@@ -344,15 +363,17 @@ PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame)
                          ? ctx.pcp
                          : port->GetClassOfDscp(ip.GetDscp());
 
-    if (!m_localAddresses.empty() &&
-        std::find(m_localAddresses.begin(), m_localAddresses.end(), ip.GetDestination().Get()) !=
-            m_localAddresses.end())
+    if (!m_localAddresses.empty() && IsLocalAddress(ip.GetDestination()))
     {
         if (m_checksum)
         {
             ip.EnableChecksum();
         }
         frame->AddHeader(ip);
+        if (!m_receiveHook.IsNull() && m_receiveHook(frame))
+        {
+            return; // the RoCE NIC consumed it
+        }
         if (!m_promiscCallback.IsNull())
         {
             m_promiscCallback(this,
@@ -418,6 +439,9 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     entry.inPort = inPort;
     entry.inQueue = inQueue;
     bool local = inPort == kPfcNoPort;
+    // Frames this node originates are charged to no pool; their inQueue
+    // carries the class of their DSCP for the local backlog (PullLocal).
+    entry.inQueue = local ? ctx.frameClass : inQueue;
     bool lossless = !local && m_mmu->IsLossless(inQueue);
     if (lossless)
     {
@@ -478,6 +502,10 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     packet->AddHeader(eth);
     entry.frame = packet;
     ++m_forwarded;
+    if (local)
+    {
+        m_localBytes[entry.inQueue] += bytes; // released by DequeuedFromPort
+    }
     out->EnqueueFromSwitch(entry, outQueue);
 }
 
@@ -496,8 +524,102 @@ PfcSwitchNetDevice::DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entr
         m_mmu->ReleaseLossy(outPort, entry.outQueue, entry.bytes);
         break;
     case PfcBufferPool::NONE:
+        if (entry.inPort == kPfcNoPort)
+        {
+            NS_ASSERT(m_localBytes[entry.inQueue] >= entry.bytes);
+            m_localBytes[entry.inQueue] -= entry.bytes;
+            if (!m_source.IsNull())
+            {
+                NotifySourceReady();
+            }
+        }
         break;
     }
+}
+
+// ---------------------------------------------------------------------------
+// Locally originated and destined packets (relay servers)
+// ---------------------------------------------------------------------------
+
+void
+PfcSwitchNetDevice::SetTransmitSource(PfcNetDevice::TransmitSourceCallback source)
+{
+    m_source = source;
+}
+
+void
+PfcSwitchNetDevice::SetReceiveHook(PfcNetDevice::ReceiveHookCallback hook)
+{
+    m_receiveHook = hook;
+}
+
+void
+PfcSwitchNetDevice::NotifySourceReady()
+{
+    // A new event: the caller may be inside a port's transmit path (a frame
+    // just left its queue), which must finish before the port takes another.
+    if (!m_pullEvent.IsRunning())
+    {
+        m_pullEvent = Simulator::ScheduleNow(&PfcSwitchNetDevice::PullLocal, this);
+    }
+}
+
+void
+PfcSwitchNetDevice::PullLocal()
+{
+    while (!m_source.IsNull())
+    {
+        uint8_t full = 0;
+        for (uint8_t c = 0; c < kPfcClasses; ++c)
+        {
+            full |= m_localBytes[c] >= m_localLimit ? uint8_t(1u << c) : 0;
+        }
+        if (full == 0xff)
+        {
+            return;
+        }
+        Ptr<Packet> packet = m_source(full);
+        if (!packet)
+        {
+            return;
+        }
+        Ipv4Header ip;
+        packet->PeekHeader(ip);
+        NS_ASSERT_MSG(!(full & (1u << GetClassOfDscp(ip.GetDscp()))),
+                      "PfcSwitchNetDevice: the transmit source returned a packet of a class "
+                      "whose local backlog is full");
+        SendLocal(packet, packet->GetSize() + 14);
+    }
+}
+
+uint8_t
+PfcSwitchNetDevice::GetClassOfDscp(uint8_t dscp) const
+{
+    return m_ports.empty() ? 0 : m_ports[0]->GetClassOfDscp(dscp);
+}
+
+uint64_t
+PfcSwitchNetDevice::GetLocalQueueBytes(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= kPfcClasses, "PfcSwitchNetDevice: no class " << int(cls));
+    return m_localBytes[cls];
+}
+
+void
+PfcSwitchNetDevice::SendLocal(Ptr<Packet> packet, uint32_t bytes)
+{
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    PfcPacketContext ctx;
+    ctx.inPort = kPfcNoPort;
+    ctx.outPort = 0;
+    ctx.ip = &ip;
+    ctx.hasVlan = false;
+    ctx.pcp = 0;
+    ctx.frameClass = GetClassOfDscp(ip.GetDscp());
+    // The packet leaves this node with the TTL it was given: undo Forward's decrement.
+    ip.SetTtl(ip.GetTtl() + (ip.GetTtl() < 255 ? 1 : 0));
+    Forward(packet, ip, kPfcNoPort, bytes, ctx);
 }
 
 void
@@ -589,19 +711,7 @@ PfcSwitchNetDevice::SendFrom(Ptr<Packet> packet,
         Drop(packet, kPfcNoPort, PfcDropReason::NOT_IPV4);
         return false;
     }
-    uint32_t bytes = packet->GetSize() + 14;
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    PfcPacketContext ctx;
-    ctx.inPort = kPfcNoPort;
-    ctx.outPort = 0;
-    ctx.ip = &ip;
-    ctx.hasVlan = false;
-    ctx.pcp = 0;
-    ctx.frameClass = m_ports.empty() ? 0 : m_ports[0]->GetClassOfDscp(ip.GetDscp());
-    // The stack already set the TTL for the first hop: undo the decrement.
-    ip.SetTtl(ip.GetTtl() + (ip.GetTtl() < 255 ? 1 : 0));
-    Forward(packet, ip, kPfcNoPort, bytes, ctx);
+    SendLocal(packet, packet->GetSize() + 14);
     return true;
 }
 

@@ -48,6 +48,19 @@ namespace ns3
  * an IPv4 address through the Internet stack (it is a NetDevice) and add
  * local addresses with AddLocalAddress(); packets for them go up the stack,
  * packets the stack sends are routed through the FIB like transit ones.
+ *
+ * A RoCE NIC engine (RdmaNic) on such a server uses the same two hooks a
+ * host PfcNetDevice offers: SetReceiveHook() sees every IPv4 packet for a
+ * local address before the stack does, and SetTransmitSource() is asked for
+ * locally originated packets, which then take the FIB like the stack's.
+ * The NIC cannot know the egress port before the FIB chose it, so the
+ * switch does not ask "per idle port" as a host device does: it asks
+ * whenever its local backlog allows, and a class counts as paused for the
+ * source while the frames this node originated of that class (NIC and stack
+ * alike, not yet on the wire) hold LocalQueueLimit bytes or more in the
+ * port queues.  A port paused by PFC thus keeps its local frames queued
+ * (nothing is dropped) and, once the limit is reached, holds up the
+ * source's other frames of that class too, whatever their port.
  */
 class PfcSwitchNetDevice : public NetDevice
 {
@@ -95,6 +108,29 @@ class PfcSwitchNetDevice : public NetDevice
     std::vector<uint32_t> Lookup(Ipv4Address dest) const;
     /// Deliver packets for \p address to this node's stack. \param address it
     void AddLocalAddress(Ipv4Address address);
+    /// \param address an address \return whether AddLocalAddress() gave it
+    bool IsLocalAddress(Ipv4Address address) const;
+
+    /**
+     * Set the local transmit source (a relay server's RoCE NIC engine): it
+     * is asked for IPv4 packets this node originates (header on, TTL as they
+     * should leave the node) and is given, as the argument, the classes it
+     * must not return (see the class description: local backlog at
+     * LocalQueueLimit).  Null callback: none.
+     * \param source the source
+     */
+    void SetTransmitSource(PfcNetDevice::TransmitSourceCallback source);
+    /// The transmit source has something to send: ask it (in a new event, now).
+    void NotifySourceReady();
+    /**
+     * \param hook sees every IPv4 packet (header on) for a local address
+     * before the stack; true = consumed.  Null callback: none.
+     */
+    void SetReceiveHook(PfcNetDevice::ReceiveHookCallback hook);
+    /// \param dscp DSCP 0..63 \return class of locally originated packets with it (port 0 map)
+    uint8_t GetClassOfDscp(uint8_t dscp) const;
+    /// \param cls class \return bytes of locally originated frames of it waiting in port queues
+    uint64_t GetLocalQueueBytes(uint8_t cls) const;
 
     /**
      * The ECMP choice for a 5-tuple (exposed for tests and helpers).
@@ -188,10 +224,18 @@ class PfcSwitchNetDevice : public NetDevice
     void PortDrop(Ptr<const Packet> frame, PfcDropReason reason);
     /// \param dest destination \return the matching route or nullptr
     const Route* FindRoute(uint32_t dest) const;
+    /**
+     * Route an IPv4 packet this node originates (stack or transmit source).
+     * \param packet the packet, IPv4 header on \param bytes bytes it occupies (frame size)
+     */
+    void SendLocal(Ptr<Packet> packet, uint32_t bytes);
+    /// Ask the transmit source for packets while the local backlog allows.
+    void PullLocal();
 
     // Attributes
     uint32_t m_ecmpSeed;   //!< EcmpSeed (0: derived from the node id)
     uint16_t m_mtu;        //!< Mtu
+    uint32_t m_localLimit; //!< LocalQueueLimit (bytes per class)
 
     Ptr<Node> m_node;                            //!< the node
     uint32_t m_ifIndex;                          //!< interface index
@@ -204,6 +248,10 @@ class PfcSwitchNetDevice : public NetDevice
     std::vector<uint32_t> m_localAddresses;      //!< local delivery
     NetDevice::ReceiveCallback m_rxCallback;     //!< to the stack (relay servers)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous
+    PfcNetDevice::TransmitSourceCallback m_source;       //!< local transmit source (RoCE NIC)
+    PfcNetDevice::ReceiveHookCallback m_receiveHook;     //!< local receive hook (RoCE NIC)
+    std::array<uint64_t, kPfcClasses> m_localBytes;      //!< local frames queued, per class
+    EventId m_pullEvent;                                 //!< pending PullLocal
     uint32_t m_seed;                             //!< ECMP seed in effect
     bool m_checksum;                             //!< recompute IPv4 checksums
     bool m_initialized;                          //!< DoInitialize ran (MMU set up)

@@ -273,7 +273,13 @@ RdmaNic::DoDispose()
         m_device->SetTransmitSource(PfcNetDevice::TransmitSourceCallback());
         m_device->SetReceiveHook(PfcNetDevice::ReceiveHookCallback());
     }
+    if (m_relay)
+    {
+        m_relay->SetTransmitSource(PfcNetDevice::TransmitSourceCallback());
+        m_relay->SetReceiveHook(PfcNetDevice::ReceiveHookCallback());
+    }
     m_device = nullptr;
+    m_relay = nullptr;
     m_control.clear();
     Object::DoDispose();
 }
@@ -283,6 +289,7 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
 {
     NS_ABORT_MSG_IF(!device || device->IsSwitchPort(),
                     "RdmaNic::Attach: the device must be a host PfcNetDevice");
+    NS_ABORT_MSG_IF(m_device || m_relay, "RdmaNic::Attach: already attached");
     const uint32_t headers = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
     NS_ABORT_MSG_IF(m_payloadSize + headers > device->GetMtu(),
                     "RdmaNic::Attach: PayloadSize " << m_payloadSize << " + " << headers
@@ -293,6 +300,44 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
     m_lineRate = double(device->GetDataRate().GetBitRate());
     device->SetTransmitSource(MakeCallback(&RdmaNic::PullPacket, this));
     device->SetReceiveHook(MakeCallback(&RdmaNic::ReceivePacket, this));
+}
+
+void
+RdmaNic::Attach(Ptr<PfcSwitchNetDevice> relay, Ipv4Address local)
+{
+    NS_ABORT_MSG_IF(!relay || relay->GetNPorts() == 0,
+                    "RdmaNic::Attach: the relay server's switch device has no port");
+    NS_ABORT_MSG_IF(!relay->IsLocalAddress(local),
+                    "RdmaNic::Attach: " << local << " is not a local address of the relay server");
+    NS_ABORT_MSG_IF(m_device || m_relay, "RdmaNic::Attach: already attached");
+    m_relay = relay;
+    m_local = local;
+    m_lineRate = 0;
+    for (uint32_t p = 0; p < relay->GetNPorts(); ++p)
+    {
+        m_lineRate = std::max(m_lineRate, double(relay->GetPort(p)->GetDataRate().GetBitRate()));
+    }
+    relay->SetTransmitSource(MakeCallback(&RdmaNic::PullPacket, this));
+    relay->SetReceiveHook(MakeCallback(&RdmaNic::ReceivePacket, this));
+}
+
+void
+RdmaNic::NotifyDevice()
+{
+    if (m_device)
+    {
+        m_device->NotifySourceReady();
+    }
+    else
+    {
+        m_relay->NotifySourceReady();
+    }
+}
+
+uint8_t
+RdmaNic::ClassOfDscp(uint8_t dscp) const
+{
+    return m_device ? m_device->GetClassOfDscp(dscp) : m_relay->GetClassOfDscp(dscp);
 }
 
 double
@@ -306,7 +351,7 @@ RdmaNic::WireBits(uint32_t bytes) const
 uint32_t
 RdmaNic::AddFlow(const RdmaFlowSpec& spec)
 {
-    NS_ABORT_MSG_IF(!m_device, "RdmaNic::AddFlow: the NIC is not attached to a device");
+    NS_ABORT_MSG_IF(!m_device && !m_relay, "RdmaNic::AddFlow: the NIC is not attached to a device");
     NS_ABORT_MSG_IF(spec.bytes == 0, "RdmaNic::AddFlow: a flow of 0 bytes");
     NS_ABORT_MSG_IF(spec.dscp > 63, "RdmaNic::AddFlow: DSCP " << int(spec.dscp) << " > 63");
     NS_ABORT_MSG_IF(spec.dst == m_local, "RdmaNic::AddFlow: a flow from " << m_local << " to itself");
@@ -322,7 +367,7 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
     {
         m_nextSport = 49152;
     }
-    qp->cls = m_device->GetClassOfDscp(spec.dscp);
+    qp->cls = ClassOfDscp(spec.dscp);
     uint64_t packets = (spec.bytes + m_payloadSize - 1) / m_payloadSize;
     NS_ABORT_MSG_IF(packets > (kPsnMask >> 1),
                     "RdmaNic::AddFlow: " << spec.bytes << " bytes need more than 2^23 packets");
@@ -364,7 +409,7 @@ RdmaNic::StartFlow(uint32_t flowId)
     qp.started = true;
     qp.nextSend = Simulator::Now();
     ++m_active;
-    m_device->NotifySourceReady();
+    NotifyDevice();
 }
 
 // ---------------------------------------------------------------------------
@@ -459,7 +504,7 @@ RdmaNic::QueueControl(Ipv4Address dst,
     }
     p->AddHeader(ip);
     m_control.push_back(p);
-    m_device->NotifySourceReady();
+    NotifyDevice();
 }
 
 Ptr<Packet>
@@ -470,7 +515,7 @@ RdmaNic::PullPacket(uint8_t pausedMask)
     {
         Ipv4Header ip;
         (*it)->PeekHeader(ip);
-        uint8_t cls = m_device->GetClassOfDscp(ip.GetDscp());
+        uint8_t cls = ClassOfDscp(ip.GetDscp());
         if (!(pausedMask & (1u << cls)))
         {
             Ptr<Packet> p = *it;
@@ -544,7 +589,7 @@ RdmaNic::ScheduleWake(Time at)
 void
 RdmaNic::Wake()
 {
-    m_device->NotifySourceReady();
+    NotifyDevice();
 }
 
 void
@@ -567,7 +612,7 @@ RdmaNic::RetransmitTimeout(uint32_t flowId)
     ++qp.record.timeouts;
     qp.next = qp.una;
     RestartRto(qp);
-    m_device->NotifySourceReady();
+    NotifyDevice();
 }
 
 // ---------------------------------------------------------------------------
@@ -735,7 +780,7 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
             qp.next = psn;
         }
         RestartRto(qp);
-        m_device->NotifySourceReady();
+        NotifyDevice();
         return;
     }
     if (int32_t(psn + 1 - qp.una) > 0)

@@ -8,6 +8,7 @@
 #define RDMA_NIC_H
 
 #include "pfc-net-device.h"
+#include "pfc-switch-net-device.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -106,6 +107,14 @@ struct RdmaFlowRecord
  * events), additive increase (Rt += RAI, then the same averaging) until both
  * pass F, then hyper increase (Rt += (min(T, BC) - F) RHAI).  Dcqcn false:
  * every flow sends at line rate.
+ *
+ * On a relay server (BCube) the NIC drives the server's PfcSwitchNetDevice
+ * instead (Attach overload): its packets take the server's FIB to one of the
+ * ports, and the switch asks for packets while its local backlog allows
+ * rather than when a port is idle (PfcSwitchNetDevice, LocalQueueLimit):
+ * a "paused" class there means "this server's own frames of the class
+ * already wait in its port queues", e.g. behind a PFC pause on one port.
+ * The line rate (first DCQCN rate, ideal FCT) is the fastest port's.
  */
 class RdmaNic : public Object
 {
@@ -123,6 +132,12 @@ class RdmaNic : public Object
      * \param device the device \param local this host's IPv4 address
      */
     void Attach(Ptr<PfcNetDevice> device, Ipv4Address local);
+    /**
+     * Drive relay server \p relay (its PfcSwitchNetDevice, with \p local
+     * among its local addresses and at least one port).
+     * \param relay the server's forwarding engine \param local its IPv4 address
+     */
+    void Attach(Ptr<PfcSwitchNetDevice> relay, Ipv4Address local);
 
     /**
      * Start a flow at spec.start.
@@ -218,6 +233,10 @@ class RdmaNic : public Object
     Time IdealFct(const SendQp& qp) const;
     /// \param bytes IPv4 packet size \return bits it occupies on the wire (Ethernet, FCS, preamble, gap)
     double WireBits(uint32_t bytes) const;
+    /// Tell the device (host device or relay switch) the transmit source has packets.
+    void NotifyDevice();
+    /// \param dscp DSCP \return its class on the device
+    uint8_t ClassOfDscp(uint8_t dscp) const;
 
     // Attributes
     uint32_t m_payloadSize;   //!< PayloadSize
@@ -237,7 +256,8 @@ class RdmaNic : public Object
     DataRate m_rhai;          //!< RateHAI
     DataRate m_minRate;       //!< MinRate
 
-    Ptr<PfcNetDevice> m_device;   //!< the device
+    Ptr<PfcNetDevice> m_device;      //!< the device (host)
+    Ptr<PfcSwitchNetDevice> m_relay; //!< or the relay server's forwarding engine
     Ipv4Address m_local;          //!< this host
     double m_lineRate;            //!< device rate, bit/s
     std::vector<SendQp*> m_send;  //!< sender QPs by flow id (owned)

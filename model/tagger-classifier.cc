@@ -120,6 +120,10 @@ uint8_t
 TaggerClassifier::Rewrite(PfcPacketContext& ctx)
 {
     uint8_t oldTag = ctx.ip->GetDscp();
+    if (ctx.inPort == kPfcNoPort)
+    {
+        return QueueOfTag(oldTag); // originated here (relay server): the path starts here
+    }
     uint8_t newTag = Lookup(oldTag, ctx.inPort, ctx.outPort);
     if (newTag != oldTag)
     {

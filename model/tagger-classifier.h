@@ -29,7 +29,9 @@ namespace ns3
  * (first matching entry; no match -> the lossy tag); the egress queue is the
  * NEW tag's (Section VII-B), or the old tag's with EgressByOldTag (the wrong
  * behaviour, kept to show its drops: the downstream PAUSE then names a class
- * the upstream does not queue the packet in).
+ * the upstream does not queue the packet in).  A packet a relay server
+ * originates (no ingress port) keeps its tag: the server is the first node
+ * of its path, where no rule applies, as on a host's own NIC.
  */
 class TaggerClassifier : public PfcClassifier
 {
