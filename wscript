@@ -64,6 +64,7 @@ def build(bld):
         'helper/pfc-helper.cc',
         'helper/pfc-topology-helper.cc',
         'helper/rdma-helper.cc',
+        'helper/tagger-experiment-helper.cc',
         'helper/tagger-helper.cc',
         'model/pfc-channel.cc',
         'model/pfc-classifier.cc',
@@ -95,6 +96,7 @@ def build(bld):
         'test/pfc-network-test-suite.cc',
         'test/rdma-test-suite.cc',
         'test/tagger-dataplane-test-suite.cc',
+        'test/tagger-scenario-test-suite.cc',
         'test/tagger-test-suite.cc',
         ]
 
@@ -104,6 +106,7 @@ def build(bld):
         'helper/pfc-helper.h',
         'helper/pfc-topology-helper.h',
         'helper/rdma-helper.h',
+        'helper/tagger-experiment-helper.h',
         'helper/tagger-helper.h',
         'model/pfc-channel.h',
         'model/pfc-classifier.h',

@@ -38,6 +38,8 @@ std::vector<TestCase*> MakePfcNetworkTestCases();
 std::vector<TestCase*> MakeRdmaTestCases();
 /// \return the Tagger / TTL data-plane test cases (test/tagger-dataplane-test-suite.cc)
 std::vector<TestCase*> MakeTaggerDataplaneTestCases();
+/// \return the experiments of Section VIII-B (test/tagger-scenario-test-suite.cc)
+std::vector<TestCase*> MakeTaggerScenarioTestCases();
 
 namespace
 {
@@ -456,6 +458,10 @@ class TaggerTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         for (TestCase* tc : MakeTaggerDataplaneTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakeTaggerScenarioTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }
