@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <tuple>
+#include <vector>
 #include <iomanip>
 #include <sstream>
 
@@ -293,6 +295,7 @@ Run(const TaggerExperimentConfig& cfg, const ScenarioSpec& spec)
     {
         spec.routes(net);
     }
+    ScheduleTaggerExperimentEvents(cfg, net);
 
     uint8_t dscp = 24; // plain PFC: lossless class 3
     uint32_t classes = 1;
@@ -677,6 +680,15 @@ TaggerExperimentCommandLine::AddValues(CommandLine& cmd)
                  "tagger-rules JSON file to install instead of computing rules",
                  config.rulesFile);
     cmd.AddValue("out", "prefix of the .dat and .plt files", out);
+    cmd.AddValue("fail-links",
+                 "extra link failures (local reroute), e.g. \"L1-S1@2,L3-S2@2.5\" (ms)",
+                 config.linkFailures);
+    cmd.AddValue("restore-links",
+                 "link restorations, e.g. \"L1-S1@4\" (ms)",
+                 config.linkRestorations);
+    cmd.AddValue("bad-routes",
+                 "bad routes: at ms, SW sends HOST's traffic to NEXT, e.g. \"L1:H15:T1@2\"",
+                 config.badRoutes);
 }
 
 bool
@@ -713,6 +725,95 @@ TaggerExperimentCommandLine::Finish(std::ostream& err)
         return false;
     }
     return true;
+}
+
+namespace
+{
+/// Split \p text at \p sep (empty items dropped).
+std::vector<std::string>
+SplitList(const std::string& text, char sep)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, sep))
+    {
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+/// Parse "what@ms" into (what, absolute time). \param item the item \param flag its flag
+std::pair<std::string, Time>
+ParseTimed(const std::string& item, const std::string& flag)
+{
+    std::size_t at = item.rfind('@');
+    NS_ABORT_MSG_IF(at == std::string::npos || at == 0 || at + 1 == item.size(),
+                    "--" << flag << ": '" << item << "' is not WHAT@MS");
+    double ms = 0;
+    try
+    {
+        std::size_t used = 0;
+        ms = std::stod(item.substr(at + 1), &used);
+        NS_ABORT_MSG_IF(used != item.size() - at - 1 || ms < 0, "");
+    }
+    catch (const std::exception&)
+    {
+        NS_FATAL_ERROR("--" << flag << ": '" << item << "': bad time '" << item.substr(at + 1)
+                            << "' (milliseconds >= 0)");
+    }
+    return {item.substr(0, at), MicroSeconds(uint64_t(ms * 1000))};
+}
+
+/// \param net the network \param name a host name \param flag the flag \return its host index
+uint32_t
+HostIndex(const PfcTopologyHelper& net, const std::string& name, const std::string& flag)
+{
+    tagger::NodeId v = net.GetTopology().FindNode(name);
+    std::vector<tagger::NodeId> hosts = net.GetTopology().GetHosts();
+    auto it = std::find(hosts.begin(), hosts.end(), v);
+    NS_ABORT_MSG_IF(v == tagger::kNone || it == hosts.end(),
+                    "--" << flag << ": '" << name << "' is not a host");
+    return uint32_t(it - hosts.begin());
+}
+} // namespace
+
+void
+ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHelper& net)
+{
+    for (auto [list, flag, fail] :
+         {std::make_tuple(cfg.linkFailures, std::string("fail-links"), true),
+          std::make_tuple(cfg.linkRestorations, std::string("restore-links"), false)})
+    {
+        for (const std::string& item : SplitList(list, ','))
+        {
+            auto [link, at] = ParseTimed(item, flag);
+            std::size_t dash = link.find('-');
+            NS_ABORT_MSG_IF(dash == std::string::npos,
+                            "--" << flag << ": '" << item << "' is not A-B@MS");
+            std::string a = link.substr(0, dash);
+            std::string b = link.substr(dash + 1);
+            if (fail)
+            {
+                net.ScheduleFailLink(at, a, b);
+            }
+            else
+            {
+                net.ScheduleRestoreLink(at, a, b);
+            }
+        }
+    }
+    for (const std::string& item : SplitList(cfg.badRoutes, ','))
+    {
+        auto [route, at] = ParseTimed(item, "bad-routes");
+        std::vector<std::string> parts = SplitList(route, ':');
+        NS_ABORT_MSG_IF(parts.size() != 3,
+                        "--bad-routes: '" << item << "' is not SWITCH:HOST:NEXT@MS");
+        net.ScheduleRoute(at, parts[0], HostIndex(net, parts[1], "bad-routes"), parts[2]);
+    }
 }
 
 } // namespace ns3

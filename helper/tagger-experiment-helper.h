@@ -28,6 +28,8 @@
 namespace ns3
 {
 
+class PfcTopologyHelper;
+
 /**
  * \ingroup tagger
  * How the switches of an experiment handle lossless traffic.
@@ -79,7 +81,21 @@ struct TaggerExperimentConfig
     bool cross = true;     //!< clos-bounce: also H2 -> H1 and H14 -> H13 (busy receivers)
     bool failLinks = true; //!< pause propagation: links L2-T1 and L3-T4 fail at the event
     std::string rulesFile; //!< tagger mode: a tagger-rules JSON file instead of computed rules
+    /// Extra link failures, "A-B@ms[,C-D@ms...]" (e.g. "L1-S1@2"), times from the start of the run.
+    std::string linkFailures;
+    /// Link restorations, same format as linkFailures.
+    std::string linkRestorations;
+    /// Extra (bad) routes, "SW:HOST:NEXT@ms[,...]": at ms, SW sends HOST's traffic to NEXT.
+    std::string badRoutes;
 };
+
+/**
+ * Schedule the linkFailures, linkRestorations and badRoutes events of \p cfg on
+ * \p net; NS_FATAL_ERROR naming the item that is malformed or names an
+ * unknown node or link.
+ * \param cfg the configuration \param net the built network
+ */
+void ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHelper& net);
 
 /**
  * \ingroup tagger
