@@ -56,7 +56,8 @@ namespace ns3
  * one packet, as q passes phi and phi + T).  When other
  * queues fill the shared buffer after a PAUSE, T(t) shrinks and the literal
  * reading drops packets that were already in flight (measured with
- * pfc-incast: 17 drops with 31 senders), although the headroom reserved for
+ * pfc-incast --hosts-per-leaf=16 --senders=63: 170 drops, none with the
+ * default), although the headroom reserved for
  * them is free; no PFC switch does that, hence the default.
  * Release takes bytes back from the headroom first, then the shared, then the
  * private segment of the queue, so a draining queue empties its headroom
