@@ -175,7 +175,8 @@ main(int argc, char* argv[])
     // Traffic: hosts 1..N -> host 0, one OnOff flow each, starts jittered.
     Time stop = MicroSeconds(uint64_t(stopMs * 1000));
     uint16_t port = 9000;
-    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer sink = sinkHelper.Install(net.GetHost(0));
     sink.Start(Time(0));
     sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&SinkRx));
@@ -232,8 +233,8 @@ main(int argc, char* argv[])
     }
     uint64_t drops = net.GetDropCount();
     uint64_t tcDrops = net.GetTrafficControlDrops();
-    std::cout << "packets: sent=" << g_sent << " delivered=" << g_received
-              << " dropped=" << drops << " traffic-control-dropped=" << tcDrops
+    std::cout << "packets: sent=" << g_sent << " delivered=" << g_received << " dropped=" << drops
+              << " traffic-control-dropped=" << tcDrops
               << " in-flight=" << (g_sent - g_received - drops - tcDrops) << "\n";
     oracle->PrintSummary(std::cout);
 
@@ -245,8 +246,8 @@ main(int argc, char* argv[])
     plot.AddDataset(sampler.egress);
     std::ofstream plt(out + "-queue.plt");
     plot.GenerateOutput(plt);
-    std::cout << "wrote " << out << "-queue.dat and " << out << "-queue.plt (gnuplot "
-              << out << "-queue.plt)\n";
+    std::cout << "wrote " << out << "-queue.dat and " << out << "-queue.plt (gnuplot " << out
+              << "-queue.plt)\n";
 
     std::cout << "RESULT lossless_drops=" << net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
               << " pauses=" << net.GetPauseCount()

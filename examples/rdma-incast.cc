@@ -136,8 +136,8 @@ main(int argc, char* argv[])
         marked += PfcHelper::GetSwitch(net.GetSwitches().Get(i))->GetEcnMarkedCount();
     }
     std::cout << "ECN marks " << marked << ", CNPs " << rdma.GetCnps() << ", retransmitted "
-              << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts()
-              << ", drops " << net.GetDropCount() << "\n";
+              << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", drops "
+              << net.GetDropCount() << "\n";
     oracle->PrintSummary(std::cout);
     rdma.WriteFlowRecords(csv);
     std::cout << "wrote " << csv << "\n";

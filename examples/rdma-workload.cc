@@ -130,10 +130,9 @@ main(int argc, char* argv[])
         }
         DataRate link(rate);
         DataRate capacity(kind == RdmaFlowGenerator::INCAST ? link.GetBitRate()
-                                                             : link.GetBitRate() * hosts);
-        std::vector<uint32_t> receivers = kind == RdmaFlowGenerator::INCAST
-                                              ? std::vector<uint32_t>{0}
-                                              : all;
+                                                            : link.GetBitRate() * hosts);
+        std::vector<uint32_t> receivers =
+            kind == RdmaFlowGenerator::INCAST ? std::vector<uint32_t>{0} : all;
         flows = generator.Generate(all,
                                    receivers,
                                    kind,

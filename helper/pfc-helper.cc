@@ -13,9 +13,9 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/uinteger.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
 
 #include <sstream>
 
@@ -229,8 +229,7 @@ PfcHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
     }
     Packet::EnablePrinting();
     std::ostringstream context;
-    context << "/NodeList/" << device->GetNode()->GetId() << "/DeviceList/"
-            << device->GetIfIndex();
+    context << "/NodeList/" << device->GetNode()->GetId() << "/DeviceList/" << device->GetIfIndex();
     std::string where = context.str();
     if (!stream)
     {

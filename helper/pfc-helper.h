@@ -110,10 +110,10 @@ class PfcHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
                              Ptr<NetDevice> nd,
                              bool explicitFilename) override;
 
-    ObjectFactory m_deviceFactory;  //!< PfcNetDevice factory
-    ObjectFactory m_channelFactory; //!< PfcChannel factory
-    ObjectFactory m_switchFactory;  //!< PfcSwitchNetDevice factory
-    ObjectFactory m_mmuFactory;     //!< SwitchMmu factory
+    ObjectFactory m_deviceFactory;    //!< PfcNetDevice factory
+    ObjectFactory m_channelFactory;   //!< PfcChannel factory
+    ObjectFactory m_switchFactory;    //!< PfcSwitchNetDevice factory
+    ObjectFactory m_mmuFactory;       //!< SwitchMmu factory
     ObjectFactory m_schedulerFactory; //!< PfcScheduler factory (no TypeId: device default)
 };
 

@@ -9,8 +9,8 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
-#include "ns3/simulator.h"
 #include "ns3/queue-disc.h"
+#include "ns3/simulator.h"
 #include "ns3/traffic-control-layer.h"
 
 #include <algorithm>
@@ -68,8 +68,10 @@ PfcTopologyHelper::Build()
     {
         NetDeviceContainer d =
             m_pfc.Connect(m_nodes.Get(link.a.node), m_nodes.Get(link.b.node), false);
-        m_devices[m_topo.GetPortIndex(link.a.node, link.a.port)] = DynamicCast<PfcNetDevice>(d.Get(0));
-        m_devices[m_topo.GetPortIndex(link.b.node, link.b.port)] = DynamicCast<PfcNetDevice>(d.Get(1));
+        m_devices[m_topo.GetPortIndex(link.a.node, link.a.port)] =
+            DynamicCast<PfcNetDevice>(d.Get(0));
+        m_devices[m_topo.GetPortIndex(link.b.node, link.b.port)] =
+            DynamicCast<PfcNetDevice>(d.Get(1));
     }
     for (tagger::NodeId v = 0; v < n; ++v)
     {

@@ -81,7 +81,7 @@ class PfcTopologyHelper
     NodeContainer GetSwitches() const;           //!< \return switch nodes, in switch order
     /// \return nodes that forward (switches and relay servers), in node id order
     NodeContainer GetForwarders() const;
-    uint32_t GetNHosts() const;                  //!< \return number of hosts
+    uint32_t GetNHosts() const; //!< \return number of hosts
     /// \param host host index (0..) \return its node
     Ptr<Node> GetHost(uint32_t host) const;
     /// \param host host index \return its IPv4 address
@@ -111,12 +111,12 @@ class PfcTopologyHelper
 
     /// \param reason a reason \return data frames dropped for it, all forwarders and hosts
     uint64_t GetDropCount(PfcDropReason reason) const;
-    uint64_t GetDropCount() const;            //!< \return all data frames dropped
-    uint64_t GetTrafficControlDrops() const;  //!< \return packets host queue discs dropped
-    uint64_t GetPauseCount() const;           //!< \return PAUSE decisions, all forwarders
-    uint64_t GetResumeCount() const;          //!< \return RESUME decisions, all forwarders
-    uint64_t GetLosslessBytes() const;        //!< \return lossless bytes held in all MMUs
-    uint64_t GetLossyBytes() const;           //!< \return lossy bytes held in all MMUs
+    uint64_t GetDropCount() const;           //!< \return all data frames dropped
+    uint64_t GetTrafficControlDrops() const; //!< \return packets host queue discs dropped
+    uint64_t GetPauseCount() const;          //!< \return PAUSE decisions, all forwarders
+    uint64_t GetResumeCount() const;         //!< \return RESUME decisions, all forwarders
+    uint64_t GetLosslessBytes() const;       //!< \return lossless bytes held in all MMUs
+    uint64_t GetLossyBytes() const;          //!< \return lossy bytes held in all MMUs
     /// Print per-forwarder pauses, resumes and drops by reason. \param os stream
     void PrintSwitchCounters(std::ostream& os) const;
 
@@ -164,23 +164,24 @@ class PfcTopologyHelper
     int64_t AssignStreams(int64_t stream);
 
   private:
-    /// Reroute around port \p port of switch \p v (local reroute). \param v switch \param port index
+    /// Reroute around port \p port of switch \p v (local reroute). \param v switch \param port
+    /// index
     void LocalReroute(tagger::NodeId v, uint32_t port);
     /// \param a name \param b name \return the switch-side (node, port) pairs of their link
     std::pair<tagger::PortRef, tagger::PortRef> LinkEnds(const std::string& a,
                                                          const std::string& b) const;
 
-    tagger::Topology m_topo;                          //!< the topology
-    Ptr<UniformRandomVariable> m_reroute;             //!< local reroute choices
+    tagger::Topology m_topo;                                           //!< the topology
+    Ptr<UniformRandomVariable> m_reroute;                              //!< local reroute choices
     std::vector<std::pair<std::vector<std::string>, uint32_t>> m_pins; //!< pinned paths
-    PfcHelper m_pfc;                                  //!< device factory
-    bool m_built;                                     //!< Build() ran
-    NodeContainer m_nodes;                            //!< one per topology node
-    std::vector<tagger::NodeId> m_hosts;              //!< host ids in order
-    std::vector<Ipv4Address> m_hostAddress;           //!< per host index
-    std::vector<Ptr<PfcNetDevice>> m_devices;         //!< per topology PortIndex
-    std::vector<uint32_t> m_switchPort;               //!< per PortIndex: switch port index
-    std::vector<Ptr<PfcSwitchNetDevice>> m_switches;  //!< per node id (nullptr: non-relay host)
+    PfcHelper m_pfc;                                                   //!< device factory
+    bool m_built;                                                      //!< Build() ran
+    NodeContainer m_nodes;                                             //!< one per topology node
+    std::vector<tagger::NodeId> m_hosts;                               //!< host ids in order
+    std::vector<Ipv4Address> m_hostAddress;                            //!< per host index
+    std::vector<Ptr<PfcNetDevice>> m_devices;                          //!< per topology PortIndex
+    std::vector<uint32_t> m_switchPort;              //!< per PortIndex: switch port index
+    std::vector<Ptr<PfcSwitchNetDevice>> m_switches; //!< per node id (nullptr: non-relay host)
 };
 
 } // namespace ns3

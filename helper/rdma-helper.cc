@@ -248,9 +248,9 @@ RdmaHelper::PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>&
             mean += x / v.size();
         }
         auto pct = [&v](double p) { return v[std::min(v.size() - 1, size_t(p * v.size()))]; };
-        os << "  " << what << ": mean " << std::fixed << std::setprecision(2) << mean
-           << ", median " << pct(0.5) << ", p95 " << pct(0.95) << ", p99 " << pct(0.99)
-           << ", max " << v.back() << std::defaultfloat << "\n";
+        os << "  " << what << ": mean " << std::fixed << std::setprecision(2) << mean << ", median "
+           << pct(0.5) << ", p95 " << pct(0.95) << ", p99 " << pct(0.99) << ", max " << v.back()
+           << std::defaultfloat << "\n";
     };
     stats("FCT (us)", fct);
     stats("slowdown", slowdown);

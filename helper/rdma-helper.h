@@ -95,9 +95,9 @@ class RdmaHelper
     /// \param src host \param dst host \return the ideal FCT of \p bytes
     Time IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
 
-    ObjectFactory m_nicFactory;             //!< RdmaNic factory
-    const PfcTopologyHelper* m_net;         //!< the network
-    std::vector<Ptr<RdmaNic>> m_nics;       //!< per host index
+    ObjectFactory m_nicFactory;                        //!< RdmaNic factory
+    const PfcTopologyHelper* m_net;                    //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;                  //!< per host index
     mutable std::vector<std::vector<uint32_t>> m_hops; //!< [src host] -> hops to each node
 };
 

@@ -18,10 +18,10 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
-#include <tuple>
-#include <vector>
 #include <iomanip>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 namespace ns3
 {

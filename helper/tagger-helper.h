@@ -47,7 +47,8 @@ class TaggerHelper
   public:
     TaggerHelper();
 
-    /// Set an attribute of every TaggerClassifier (e.g. EgressByOldTag). \param n name \param v value
+    /// Set an attribute of every TaggerClassifier (e.g. EgressByOldTag). \param n name \param v
+    /// value
     void SetClassifierAttribute(std::string n, const AttributeValue& v);
 
     /**
@@ -80,10 +81,10 @@ class TaggerHelper
     Ptr<TaggerClassifier> GetClassifier(tagger::NodeId node) const;
 
   private:
-    ObjectFactory m_factory;                         //!< TaggerClassifier factory
-    tagger::TagRules m_rules;                        //!< rules installed (copy)
+    ObjectFactory m_factory;                          //!< TaggerClassifier factory
+    tagger::TagRules m_rules;                         //!< rules installed (copy)
     std::vector<Ptr<TaggerClassifier>> m_classifiers; //!< per node id
-    uint32_t m_losslessTags;                         //!< lossless tags
+    uint32_t m_losslessTags;                          //!< lossless tags
 };
 
 /**

@@ -76,11 +76,11 @@ class PfcChannel : public Channel
     /// \param frame the frame \param src sender \param dst receiver \param epoch epoch at send
     void Deliver(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Ptr<PfcNetDevice> dst, uint64_t epoch);
 
-    Time m_delay;                  //!< propagation delay
-    Ptr<PfcNetDevice> m_device[2]; //!< the two ends
-    std::size_t m_nDevices;        //!< attached devices
-    bool m_up;                     //!< link state
-    uint64_t m_epoch;              //!< incremented when the link goes down
+    Time m_delay;                                  //!< propagation delay
+    Ptr<PfcNetDevice> m_device[2];                 //!< the two ends
+    std::size_t m_nDevices;                        //!< attached devices
+    bool m_up;                                     //!< link state
+    uint64_t m_epoch;                              //!< incremented when the link goes down
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost in flight
 };
 

@@ -29,12 +29,12 @@ namespace ns3
  */
 struct PfcPacketContext
 {
-    uint32_t inPort;     //!< ingress port index
-    uint32_t outPort;    //!< egress port index (set before Rewrite)
-    Ipv4Header* ip;      //!< the IPv4 header; Rewrite may change it (DSCP, TTL)
-    bool hasVlan;        //!< the frame carried an 802.1Q tag
-    uint8_t pcp;         //!< its PCP (valid when hasVlan)
-    uint8_t frameClass;  //!< the class the frame carried (PCP or DSCP map, per the port)
+    uint32_t inPort;    //!< ingress port index
+    uint32_t outPort;   //!< egress port index (set before Rewrite)
+    Ipv4Header* ip;     //!< the IPv4 header; Rewrite may change it (DSCP, TTL)
+    bool hasVlan;       //!< the frame carried an 802.1Q tag
+    uint8_t pcp;        //!< its PCP (valid when hasVlan)
+    uint8_t frameClass; //!< the class the frame carried (PCP or DSCP map, per the port)
 };
 
 /**

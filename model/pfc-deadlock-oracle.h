@@ -51,9 +51,9 @@ class PfcDeadlockOracle : public Object
     /// One egress queue of a cycle.
     struct Member
     {
-        uint32_t node;  //!< node id of the switch
-        uint32_t port;  //!< port index in the switch
-        uint8_t cls;    //!< class (egress queue)
+        uint32_t node; //!< node id of the switch
+        uint32_t port; //!< port index in the switch
+        uint8_t cls;   //!< class (egress queue)
     };
 
     /// A deadlock: a cycle in the wait-for graph.
@@ -103,14 +103,14 @@ class PfcDeadlockOracle : public Object
     /// Map each switch port to the (switch, port) at its other end.
     void BuildPeers();
 
-    Time m_interval;                                //!< Interval
+    Time m_interval;                                 //!< Interval
     std::vector<Ptr<PfcSwitchNetDevice>> m_switches; //!< watched switches
     /// [switch][port] -> (peer switch index or -1, peer port index)
     std::vector<std::vector<std::pair<int32_t, uint32_t>>> m_peers;
-    bool m_peersBuilt;                              //!< m_peers is valid
-    std::vector<Deadlock> m_deadlocks;              //!< distinct deadlocks
-    std::set<std::vector<uint64_t>> m_known;        //!< canonical keys of known cycles
-    EventId m_event;                                //!< next periodic check
+    bool m_peersBuilt;                               //!< m_peers is valid
+    std::vector<Deadlock> m_deadlocks;               //!< distinct deadlocks
+    std::set<std::vector<uint64_t>> m_known;         //!< canonical keys of known cycles
+    EventId m_event;                                 //!< next periodic check
     TracedCallback<const Deadlock&> m_deadlockTrace; //!< Deadlock
 };
 

@@ -61,12 +61,12 @@ class EthernetDot1qHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    void SetDestination(Mac48Address dst);  //!< \param dst destination MAC
-    Mac48Address GetDestination() const;     //!< \return destination MAC
-    void SetSource(Mac48Address src);       //!< \param src source MAC
-    Mac48Address GetSource() const;          //!< \return source MAC
-    void SetEtherType(uint16_t type);        //!< \param type the EtherType of the payload
-    uint16_t GetEtherType() const;           //!< \return the EtherType of the payload
+    void SetDestination(Mac48Address dst); //!< \param dst destination MAC
+    Mac48Address GetDestination() const;   //!< \return destination MAC
+    void SetSource(Mac48Address src);      //!< \param src source MAC
+    Mac48Address GetSource() const;        //!< \return source MAC
+    void SetEtherType(uint16_t type);      //!< \param type the EtherType of the payload
+    uint16_t GetEtherType() const;         //!< \return the EtherType of the payload
 
     /**
      * Add (or change) the 802.1Q tag.
@@ -75,11 +75,11 @@ class EthernetDot1qHeader : public Header
      * \param dei drop eligible indicator
      */
     void SetVlan(uint8_t pcp, uint16_t vid = 0, bool dei = false);
-    void RemoveVlan();          //!< remove the 802.1Q tag
-    bool HasVlan() const;       //!< \return whether the header carries an 802.1Q tag
-    uint8_t GetPcp() const;     //!< \return the PCP (0 when untagged)
-    uint16_t GetVid() const;    //!< \return the VID (0 when untagged)
-    bool GetDei() const;        //!< \return the DEI bit (false when untagged)
+    void RemoveVlan();       //!< remove the 802.1Q tag
+    bool HasVlan() const;    //!< \return whether the header carries an 802.1Q tag
+    uint8_t GetPcp() const;  //!< \return the PCP (0 when untagged)
+    uint16_t GetVid() const; //!< \return the VID (0 when untagged)
+    bool GetDei() const;     //!< \return the DEI bit (false when untagged)
 
   private:
     Mac48Address m_destination; //!< destination address
@@ -131,10 +131,10 @@ class PfcHeader : public Header
      * \param quanta pause time in units of 512 bit times
      */
     void SetClass(uint8_t cls, uint16_t quanta);
-    bool IsClassEnabled(uint8_t cls) const;      //!< \param cls class \return enabled?
-    uint16_t GetQuanta(uint8_t cls) const;        //!< \param cls class \return its time
-    uint16_t GetClassEnableVector() const;        //!< \return the class-enable vector
-    uint16_t GetOpcode() const;                   //!< \return the opcode read or set
+    bool IsClassEnabled(uint8_t cls) const; //!< \param cls class \return enabled?
+    uint16_t GetQuanta(uint8_t cls) const;  //!< \param cls class \return its time
+    uint16_t GetClassEnableVector() const;  //!< \return the class-enable vector
+    uint16_t GetOpcode() const;             //!< \return the opcode read or set
 
   private:
     uint16_t m_opcode;                          //!< opcode (0x0101)

@@ -58,15 +58,13 @@ PfcNetDevice::GetTypeId()
                           Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
                           MakeMac48AddressAccessor(&PfcNetDevice::m_address),
                           MakeMac48AddressChecker())
-            .AddAttribute("ClassMode",
-                          "Where frames carry their priority class: the IPv4 DSCP (class = "
-                          "DSCP >> 3 unless remapped) or an IEEE 802.1Q PCP.",
-                          EnumValue(PfcNetDevice::CLASS_DSCP),
-                          MakeEnumAccessor(&PfcNetDevice::m_classMode),
-                          MakeEnumChecker(PfcNetDevice::CLASS_DSCP,
-                                          "Dscp",
-                                          PfcNetDevice::CLASS_PCP,
-                                          "Pcp"))
+            .AddAttribute(
+                "ClassMode",
+                "Where frames carry their priority class: the IPv4 DSCP (class = "
+                "DSCP >> 3 unless remapped) or an IEEE 802.1Q PCP.",
+                EnumValue(PfcNetDevice::CLASS_DSCP),
+                MakeEnumAccessor(&PfcNetDevice::m_classMode),
+                MakeEnumChecker(PfcNetDevice::CLASS_DSCP, "Dscp", PfcNetDevice::CLASS_PCP, "Pcp"))
             .AddAttribute("PauseQuanta",
                           "Pause time written in PAUSE frames (quanta of 512 bit times).",
                           UintegerValue(0xffff),
@@ -893,8 +891,7 @@ void
 PfcNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
 {
     NS_ABORT_MSG_IF(dscp > 63, "PfcNetDevice::SetDscpClass: DSCP " << int(dscp) << " > 63");
-    NS_ABORT_MSG_IF(cls >= kPfcClasses,
-                    "PfcNetDevice::SetDscpClass: class " << int(cls) << " > 7");
+    NS_ABORT_MSG_IF(cls >= kPfcClasses, "PfcNetDevice::SetDscpClass: class " << int(cls) << " > 7");
     m_dscpClass[dscp] = cls;
 }
 

@@ -52,11 +52,11 @@ enum class PfcBufferPool : uint8_t
  */
 struct PfcQueueEntry
 {
-    Ptr<Packet> frame;                       //!< the frame, Ethernet header on
-    uint32_t bytes = 0;                      //!< bytes charged to the buffer (frame size on arrival)
-    uint32_t inPort = kPfcNoPort;            //!< switch ingress port, or kPfcNoPort
-    uint8_t inQueue = 0;                     //!< switch ingress queue (class)
-    uint8_t outQueue = 0;                    //!< egress class queue (set by the device)
+    Ptr<Packet> frame;            //!< the frame, Ethernet header on
+    uint32_t bytes = 0;           //!< bytes charged to the buffer (frame size on arrival)
+    uint32_t inPort = kPfcNoPort; //!< switch ingress port, or kPfcNoPort
+    uint8_t inQueue = 0;          //!< switch ingress queue (class)
+    uint8_t outQueue = 0;         //!< egress class queue (set by the device)
     PfcBufferPool pool = PfcBufferPool::NONE; //!< the pool charged
 };
 
@@ -198,17 +198,18 @@ class PfcNetDevice : public NetDevice
     void SetDscpClass(uint8_t dscp, uint8_t cls);
     ClassMode GetClassMode() const; //!< \return how the class is carried
 
-    DataRate GetDataRate() const;       //!< \return the link rate
-    Time GetProcessingDelay() const;    //!< \return PFC processing delay in effect
+    DataRate GetDataRate() const;          //!< \return the link rate
+    Time GetProcessingDelay() const;       //!< \return PFC processing delay in effect
     Ptr<PfcChannel> GetPfcChannel() const; //!< \return the channel
-    Ptr<PfcNetDevice> GetPeer() const;  //!< \return the device at the other end
-    Mac48Address GetPeerAddress();      //!< \return the peer's MAC address
-    Time GetWireTime(uint32_t bytes) const; //!< \param bytes frame size \return its time on the wire
+    Ptr<PfcNetDevice> GetPeer() const;     //!< \return the device at the other end
+    Mac48Address GetPeerAddress();         //!< \return the peer's MAC address
+    Time GetWireTime(
+        uint32_t bytes) const; //!< \param bytes frame size \return its time on the wire
     /// \param quanta pause quanta \return their duration at DataRate
     Time QuantaToTime(uint16_t quanta) const;
 
-    uint64_t GetPfcTxFrames() const; //!< \return PFC frames sent
-    uint64_t GetPfcRxFrames() const; //!< \return PFC frames received
+    uint64_t GetPfcTxFrames() const;    //!< \return PFC frames sent
+    uint64_t GetPfcRxFrames() const;    //!< \return PFC frames received
     uint64_t GetPauseTxFrames() const;  //!< \return PFC frames sent with a nonzero time
     uint64_t GetResumeTxFrames() const; //!< \return PFC frames sent with all times 0
     uint64_t GetPfcLostFrames() const;  //!< \return PFC frames sent but lost in flight (link down)
@@ -283,37 +284,37 @@ class PfcNetDevice : public NetDevice
     /// \return the peer's MAC address (cached)
 
     // Attributes
-    DataRate m_bps;            //!< DataRate
-    uint16_t m_mtu;            //!< Mtu
-    Mac48Address m_address;    //!< Address
-    ClassMode m_classMode;     //!< ClassMode
-    uint16_t m_pauseQuanta;    //!< PauseQuanta
-    Time m_pauseRefresh;       //!< PauseRefresh (0: half the pause time)
-    Time m_processingDelay;    //!< ProcessingDelay (negative: 802.1Qbb cap)
-    uint32_t m_hostQueueLimit; //!< HostQueueLimit (bytes per class)
-    Ptr<PfcScheduler> m_scheduler; //!< Scheduler
-    uint32_t m_ecnKmin;        //!< EcnKmin (bytes)
-    uint32_t m_ecnKmax;        //!< EcnKmax (bytes)
-    double m_ecnPmax;          //!< EcnPmax
+    DataRate m_bps;                         //!< DataRate
+    uint16_t m_mtu;                         //!< Mtu
+    Mac48Address m_address;                 //!< Address
+    ClassMode m_classMode;                  //!< ClassMode
+    uint16_t m_pauseQuanta;                 //!< PauseQuanta
+    Time m_pauseRefresh;                    //!< PauseRefresh (0: half the pause time)
+    Time m_processingDelay;                 //!< ProcessingDelay (negative: 802.1Qbb cap)
+    uint32_t m_hostQueueLimit;              //!< HostQueueLimit (bytes per class)
+    Ptr<PfcScheduler> m_scheduler;          //!< Scheduler
+    uint32_t m_ecnKmin;                     //!< EcnKmin (bytes)
+    uint32_t m_ecnKmax;                     //!< EcnKmax (bytes)
+    double m_ecnPmax;                       //!< EcnPmax
     Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions
-    TransmitSourceCallback m_source;  //!< host transmit source
-    ReceiveHookCallback m_receiveHook; //!< host receive hook
+    TransmitSourceCallback m_source;        //!< host transmit source
+    ReceiveHookCallback m_receiveHook;      //!< host receive hook
 
     // Wiring
-    Ptr<Node> m_node;                  //!< the node
-    Ptr<PfcChannel> m_channel;         //!< the channel
-    uint32_t m_ifIndex;                //!< interface index
-    bool m_linkUp;                     //!< link state
-    TracedCallback<> m_linkChangeCallbacks; //!< link change listeners
-    NetDevice::ReceiveCallback m_rxCallback;         //!< to the node (host)
+    Ptr<Node> m_node;                                    //!< the node
+    Ptr<PfcChannel> m_channel;                           //!< the channel
+    uint32_t m_ifIndex;                                  //!< interface index
+    bool m_linkUp;                                       //!< link state
+    TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
+    NetDevice::ReceiveCallback m_rxCallback;             //!< to the node (host)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< to the node (promiscuous)
-    uint32_t m_switchPort;                 //!< port index in the switch, or kPfcNoPort
-    SwitchReceiveCallback m_switchRx;      //!< switch receive
-    SwitchDequeueCallback m_switchDequeue; //!< switch dequeue (buffer release)
+    uint32_t m_switchPort;                         //!< port index in the switch, or kPfcNoPort
+    SwitchReceiveCallback m_switchRx;              //!< switch receive
+    SwitchDequeueCallback m_switchDequeue;         //!< switch dequeue (buffer release)
     Ptr<NetDeviceQueueInterface> m_queueInterface; //!< host transmit queues
-    std::array<uint8_t, 64> m_dscpClass;   //!< DSCP -> class
-    Mac48Address m_peerMac;                //!< the peer's address (once known)
-    bool m_peerMacKnown;                   //!< m_peerMac is valid
+    std::array<uint8_t, 64> m_dscpClass;           //!< DSCP -> class
+    Mac48Address m_peerMac;                        //!< the peer's address (once known)
+    bool m_peerMacKnown;                           //!< m_peerMac is valid
 
     // Transmit state
     std::array<std::deque<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
@@ -323,33 +324,33 @@ class PfcNetDevice : public NetDevice
     Ptr<Packet> m_onWire;                                        //!< that frame
 
     // PFC state
-    std::array<Time, kPfcClasses> m_pausedUntil;   //!< peer paused us until (0: not paused)
-    std::array<Time, kPfcClasses> m_pausedSince;   //!< start of the current pause
-    std::array<EventId, kPfcClasses> m_pauseExpiry; //!< expiry events
-    std::array<bool, kPfcClasses> m_pausingPeer;   //!< we are pausing the peer's class
+    std::array<Time, kPfcClasses> m_pausedUntil;     //!< peer paused us until (0: not paused)
+    std::array<Time, kPfcClasses> m_pausedSince;     //!< start of the current pause
+    std::array<EventId, kPfcClasses> m_pauseExpiry;  //!< expiry events
+    std::array<bool, kPfcClasses> m_pausingPeer;     //!< we are pausing the peer's class
     std::array<EventId, kPfcClasses> m_refreshEvent; //!< refresh events
 
     // Counters
-    uint64_t m_pfcTx;    //!< PFC frames sent
-    uint64_t m_pfcRx;    //!< PFC frames received
-    uint64_t m_pauseTx;  //!< PAUSE frames sent
-    uint64_t m_resumeTx; //!< RESUME frames sent
-    uint64_t m_pfcLost;  //!< PFC frames lost (link down)
-    uint64_t m_linkDowns; //!< times the link went down
+    uint64_t m_pfcTx;                              //!< PFC frames sent
+    uint64_t m_pfcRx;                              //!< PFC frames received
+    uint64_t m_pauseTx;                            //!< PAUSE frames sent
+    uint64_t m_resumeTx;                           //!< RESUME frames sent
+    uint64_t m_pfcLost;                            //!< PFC frames lost (link down)
+    uint64_t m_linkDowns;                          //!< times the link went down
     std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
 
     // Traces (as PointToPointNetDevice, plus PFC)
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;        //!< MacTx
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;        //!< MacRx
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;   //!< PhyTxBegin
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;     //!< PhyTxEnd
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;     //!< PhyRxEnd
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;      //!< Sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;               //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;               //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;          //!< PhyTxBegin
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;            //!< PhyTxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;            //!< PhyRxEnd
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;             //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;      //!< PromiscSniffer
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< Drop
-    TracedCallback<const PfcHeader&> m_pfcTxTrace;         //!< PfcTx
-    TracedCallback<const PfcHeader&> m_pfcRxTrace;         //!< PfcRx
-    TracedCallback<uint8_t, bool> m_classPauseTrace;       //!< ClassPause
+    TracedCallback<const PfcHeader&> m_pfcTxTrace;                //!< PfcTx
+    TracedCallback<const PfcHeader&> m_pfcRxTrace;                //!< PfcRx
+    TracedCallback<uint8_t, bool> m_classPauseTrace;              //!< ClassPause
 };
 
 } // namespace ns3

@@ -221,8 +221,8 @@ PfcSwitchNetDevice::SetRoute(Ipv4Address dest, Ipv4Mask mask, const std::vector<
     {
         NS_ABORT_MSG_IF(p >= m_ports.size(),
                         "PfcSwitchNetDevice: route to " << dest << mask << " names port " << p
-                                                        << " but the switch has "
-                                                        << m_ports.size() << " ports");
+                                                        << " but the switch has " << m_ports.size()
+                                                        << " ports");
     }
     uint32_t m = mask.Get();
     uint32_t len = PrefixLength(m);
@@ -324,9 +324,10 @@ PfcSwitchNetDevice::EcmpIndex(Ipv4Address src,
                               uint16_t dport,
                               uint32_t nChoices) const
 {
-    uint32_t seed = m_seed != 0 ? m_seed
-                                : (m_ecmpSeed != 0 ? m_ecmpSeed
-                                                   : uint32_t(Mix64(m_node ? m_node->GetId() + 1 : 1)));
+    uint32_t seed =
+        m_seed != 0
+            ? m_seed
+            : (m_ecmpSeed != 0 ? m_ecmpSeed : uint32_t(Mix64(m_node ? m_node->GetId() + 1 : 1)));
     uint64_t h = Mix64(uint64_t(seed) << 32 | src.Get());
     h = Mix64(h ^ dst.Get());
     h = Mix64(h ^ (uint64_t(proto) << 32 | uint64_t(sport) << 16 | dport));

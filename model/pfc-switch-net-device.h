@@ -79,8 +79,8 @@ class PfcSwitchNetDevice : public NetDevice
      * \return its port index (0, 1, ...)
      */
     uint32_t AddPort(Ptr<PfcNetDevice> port);
-    uint32_t GetNPorts() const;                   //!< \return number of ports
-    Ptr<PfcNetDevice> GetPort(uint32_t i) const;  //!< \param i index \return the port
+    uint32_t GetNPorts() const;                  //!< \return number of ports
+    Ptr<PfcNetDevice> GetPort(uint32_t i) const; //!< \param i index \return the port
 
     /**
      * Add \p port to the ECMP set of prefix \p dest / \p mask (created if new).
@@ -152,10 +152,10 @@ class PfcSwitchNetDevice : public NetDevice
 
     /// \param reason reason \return data frames dropped by this switch (its ports included)
     uint64_t GetDropCount(PfcDropReason reason) const;
-    uint64_t GetForwardedCount() const;  //!< \return frames forwarded
-    uint64_t GetEcnMarkedCount() const;  //!< \return frames this switch marked CE
-    uint64_t GetPausesSent() const;      //!< \return PAUSE decisions (ingress queue OFF)
-    uint64_t GetResumesSent() const;     //!< \return RESUME decisions (ingress queue ON)
+    uint64_t GetForwardedCount() const; //!< \return frames forwarded
+    uint64_t GetEcnMarkedCount() const; //!< \return frames this switch marked CE
+    uint64_t GetPausesSent() const;     //!< \return PAUSE decisions (ingress queue OFF)
+    uint64_t GetResumesSent() const;    //!< \return RESUME decisions (ingress queue ON)
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -237,28 +237,28 @@ class PfcSwitchNetDevice : public NetDevice
     uint16_t m_mtu;        //!< Mtu
     uint32_t m_localLimit; //!< LocalQueueLimit (bytes per class)
 
-    Ptr<Node> m_node;                            //!< the node
-    uint32_t m_ifIndex;                          //!< interface index
-    Mac48Address m_address;                      //!< this device's address
-    std::vector<Ptr<PfcNetDevice>> m_ports;      //!< ports
-    Ptr<SwitchMmu> m_mmu;                        //!< MMU
-    Ptr<PfcClassifier> m_classifier;             //!< priority policy
-    std::unordered_map<uint32_t, Route> m_hostRoutes; //!< /32 routes by destination
-    std::vector<Route> m_routes;                 //!< shorter prefixes, longest mask first
-    std::vector<uint32_t> m_localAddresses;      //!< local delivery
-    NetDevice::ReceiveCallback m_rxCallback;     //!< to the stack (relay servers)
+    Ptr<Node> m_node;                                    //!< the node
+    uint32_t m_ifIndex;                                  //!< interface index
+    Mac48Address m_address;                              //!< this device's address
+    std::vector<Ptr<PfcNetDevice>> m_ports;              //!< ports
+    Ptr<SwitchMmu> m_mmu;                                //!< MMU
+    Ptr<PfcClassifier> m_classifier;                     //!< priority policy
+    std::unordered_map<uint32_t, Route> m_hostRoutes;    //!< /32 routes by destination
+    std::vector<Route> m_routes;                         //!< shorter prefixes, longest mask first
+    std::vector<uint32_t> m_localAddresses;              //!< local delivery
+    NetDevice::ReceiveCallback m_rxCallback;             //!< to the stack (relay servers)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous
     PfcNetDevice::TransmitSourceCallback m_source;       //!< local transmit source (RoCE NIC)
     PfcNetDevice::ReceiveHookCallback m_receiveHook;     //!< local receive hook (RoCE NIC)
     std::array<uint64_t, kPfcClasses> m_localBytes;      //!< local frames queued, per class
     EventId m_pullEvent;                                 //!< pending PullLocal
-    uint32_t m_seed;                             //!< ECMP seed in effect
-    bool m_checksum;                             //!< recompute IPv4 checksums
-    bool m_initialized;                          //!< DoInitialize ran (MMU set up)
+    uint32_t m_seed;                                     //!< ECMP seed in effect
+    bool m_checksum;                                     //!< recompute IPv4 checksums
+    bool m_initialized;                                  //!< DoInitialize ran (MMU set up)
 
-    uint64_t m_forwarded;                           //!< frames forwarded
-    uint64_t m_ecnMarked;                           //!< frames marked CE
-    std::array<uint64_t, kPfcDropReasons> m_drops;  //!< switch-level drops per reason
+    uint64_t m_forwarded;                          //!< frames forwarded
+    uint64_t m_ecnMarked;                          //!< frames marked CE
+    std::array<uint64_t, kPfcDropReasons> m_drops; //!< switch-level drops per reason
     TracedCallback<Ptr<const Packet>, uint32_t, PfcDropReason> m_dropTrace; //!< Drop
 };
 

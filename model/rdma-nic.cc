@@ -57,17 +57,17 @@ struct RdmaNic::SendQp
     bool done = false;        //!< every packet acknowledged
     Time nextSend;            //!< rate limiter: earliest next packet
     // DCQCN
-    double rc = 0;            //!< current rate (bit/s)
-    double rt = 0;            //!< target rate (bit/s)
-    double alpha = 1;         //!< congestion estimate
-    bool cnpSinceAlpha = false; //!< a CNP arrived since the last alpha timer
-    uint32_t timerEvents = 0; //!< rate increase events by the timer since the last cut
-    uint32_t byteEvents = 0;  //!< rate increase events by the byte counter
+    double rc = 0;                //!< current rate (bit/s)
+    double rt = 0;                //!< target rate (bit/s)
+    double alpha = 1;             //!< congestion estimate
+    bool cnpSinceAlpha = false;   //!< a CNP arrived since the last alpha timer
+    uint32_t timerEvents = 0;     //!< rate increase events by the timer since the last cut
+    uint32_t byteEvents = 0;      //!< rate increase events by the byte counter
     uint64_t bytesSinceEvent = 0; //!< bytes sent since the last byte-counter event
-    EventId rtoEvent;         //!< retransmission timeout
-    EventId alphaEvent;       //!< alpha timer
-    EventId rateEvent;        //!< rate increase timer
-    RdmaFlowRecord record;    //!< what happened
+    EventId rtoEvent;             //!< retransmission timeout
+    EventId alphaEvent;           //!< alpha timer
+    EventId rateEvent;            //!< rate increase timer
+    RdmaFlowRecord record;        //!< what happened
 };
 
 /// Receiver state of one queue pair.
@@ -253,7 +253,6 @@ RdmaNic::~RdmaNic()
     }
 }
 
-
 void
 RdmaNic::DoDispose()
 {
@@ -354,9 +353,11 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
     NS_ABORT_MSG_IF(!m_device && !m_relay, "RdmaNic::AddFlow: the NIC is not attached to a device");
     NS_ABORT_MSG_IF(spec.bytes == 0, "RdmaNic::AddFlow: a flow of 0 bytes");
     NS_ABORT_MSG_IF(spec.dscp > 63, "RdmaNic::AddFlow: DSCP " << int(spec.dscp) << " > 63");
-    NS_ABORT_MSG_IF(spec.dst == m_local, "RdmaNic::AddFlow: a flow from " << m_local << " to itself");
+    NS_ABORT_MSG_IF(spec.dst == m_local,
+                    "RdmaNic::AddFlow: a flow from " << m_local << " to itself");
     NS_ABORT_MSG_IF(spec.start < Simulator::Now(),
-                    "RdmaNic::AddFlow: start time " << spec.start.As(Time::US) << " is in the past");
+                    "RdmaNic::AddFlow: start time " << spec.start.As(Time::US)
+                                                    << " is in the past");
     SendQp* qp = new SendQp;
     qp->id = m_send.size();
     NS_ABORT_MSG_IF(qp->id + kQpnBase > kPsnMask,
@@ -393,8 +394,8 @@ Time
 RdmaNic::IdealFct(const SendQp& qp) const
 {
     uint32_t header = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
-    double bits = (qp.packets - 1) * WireBits(m_payloadSize + header) +
-                  WireBits(qp.lastPayload + header);
+    double bits =
+        (qp.packets - 1) * WireBits(m_payloadSize + header) + WireBits(qp.lastPayload + header);
     return Seconds(bits / m_lineRate);
 }
 

@@ -41,12 +41,12 @@ class RoceBthHeader;
  */
 struct RdmaFlowSpec
 {
-    Ipv4Address dst;     //!< destination host
-    uint64_t bytes = 0;  //!< message size (bytes of payload)
-    Time start;          //!< start time (absolute)
-    uint8_t dscp = 24;   //!< IPv4 DSCP (the class, or the Tagger tag): 24 = class 3
-    uint16_t sport = 0;  //!< UDP source port (0: the NIC picks one per flow)
-    Time idealFct;       //!< ideal completion time for the slowdown (0: the NIC's own estimate)
+    Ipv4Address dst;    //!< destination host
+    uint64_t bytes = 0; //!< message size (bytes of payload)
+    Time start;         //!< start time (absolute)
+    uint8_t dscp = 24;  //!< IPv4 DSCP (the class, or the Tagger tag): 24 = class 3
+    uint16_t sport = 0; //!< UDP source port (0: the NIC picks one per flow)
+    Time idealFct;      //!< ideal completion time for the slowdown (0: the NIC's own estimate)
 };
 
 /**
@@ -155,15 +155,15 @@ class RdmaNic : public Object
 
     /// \return records of every flow this NIC sent (finished or not)
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
-    uint32_t GetActiveFlows() const;           //!< \return flows not yet acknowledged in full
-    uint64_t GetDataPacketsSent() const;       //!< \return data packets sent (first and again)
-    uint64_t GetRetransmittedPackets() const;  //!< \return data packets sent again
-    uint64_t GetTimeouts() const;              //!< \return retransmission timeouts
-    uint64_t GetCnpsSent() const;              //!< \return CNPs sent (as a receiver)
-    uint64_t GetCnpsReceived() const;          //!< \return CNPs received (as a sender)
-    uint64_t GetNaksSent() const;              //!< \return NAKs sent (as a receiver)
-    uint64_t GetBytesDelivered() const;        //!< \return payload bytes delivered in order
-    uint64_t GetDuplicatePackets() const;      //!< \return data packets received twice or out of order
+    uint32_t GetActiveFlows() const;          //!< \return flows not yet acknowledged in full
+    uint64_t GetDataPacketsSent() const;      //!< \return data packets sent (first and again)
+    uint64_t GetRetransmittedPackets() const; //!< \return data packets sent again
+    uint64_t GetTimeouts() const;             //!< \return retransmission timeouts
+    uint64_t GetCnpsSent() const;             //!< \return CNPs sent (as a receiver)
+    uint64_t GetCnpsReceived() const;         //!< \return CNPs received (as a sender)
+    uint64_t GetNaksSent() const;             //!< \return NAKs sent (as a receiver)
+    uint64_t GetBytesDelivered() const;       //!< \return payload bytes delivered in order
+    uint64_t GetDuplicatePackets() const; //!< \return data packets received twice or out of order
     /// \param flowId a flow \return its current DCQCN rate Rc
     DataRate GetRate(uint32_t flowId) const;
     /// \param flowId a flow \return payload bytes of it acknowledged so far
@@ -188,7 +188,7 @@ class RdmaNic : public Object
     /// The device's receive hook. \param packet an IPv4 packet \return true if RoCE (consumed)
     bool ReceivePacket(Ptr<Packet> packet);
 
-    void StartFlow(uint32_t flowId);                       //!< \param flowId flow
+    void StartFlow(uint32_t flowId); //!< \param flowId flow
     /// \param qp sender \param psn sequence index \return the data packet (IPv4 header on)
     Ptr<Packet> BuildData(SendQp& qp, uint32_t psn);
     /**
@@ -206,8 +206,8 @@ class RdmaNic : public Object
                       uint8_t syndrome);
     /// \param qp sender \param psn24 PSN of the ACK/NAK \param nak whether a NAK
     void OnAck(SendQp& qp, uint32_t psn24, bool nak);
-    void OnCnp(SendQp& qp);                      //!< \param qp sender: DCQCN rate decrease
-    void SendAck(RecvQp& qp);                    //!< \param qp receiver: ACK what arrived
+    void OnCnp(SendQp& qp);   //!< \param qp sender: DCQCN rate decrease
+    void SendAck(RecvQp& qp); //!< \param qp receiver: ACK what arrived
     /**
      * Receiver: a data packet arrived.
      * \param src sender \param sport UDP source port \param dscp its DSCP \param ce ECN CE
@@ -219,19 +219,20 @@ class RdmaNic : public Object
                 bool ce,
                 const RoceBthHeader& bth,
                 uint32_t payload);
-    void RetransmitTimeout(uint32_t flowId);     //!< \param flowId flow: RTO fired
-    void AlphaTimer(uint32_t flowId);            //!< \param flowId flow: DCQCN alpha decay
-    void RateIncreaseTimer(uint32_t flowId);     //!< \param flowId flow: DCQCN timer
+    void RetransmitTimeout(uint32_t flowId); //!< \param flowId flow: RTO fired
+    void AlphaTimer(uint32_t flowId);        //!< \param flowId flow: DCQCN alpha decay
+    void RateIncreaseTimer(uint32_t flowId); //!< \param flowId flow: DCQCN timer
     /// \param qp sender \param byTimer timer event (else byte counter)
     void RateIncrease(SendQp& qp, bool byTimer);
-    void SetRate(SendQp& qp, double bps);        //!< \param qp sender \param bps new Rc
-    void RestartRto(SendQp& qp);                 //!< \param qp sender: (re)arm the RTO
-    void Finish(SendQp& qp);                     //!< \param qp sender: flow done
-    void ScheduleWake(Time at);                  //!< \param at ask the device again then
-    void Wake();                                 //!< wake event
+    void SetRate(SendQp& qp, double bps); //!< \param qp sender \param bps new Rc
+    void RestartRto(SendQp& qp);          //!< \param qp sender: (re)arm the RTO
+    void Finish(SendQp& qp);              //!< \param qp sender: flow done
+    void ScheduleWake(Time at);           //!< \param at ask the device again then
+    void Wake();                          //!< wake event
     /// \param qp sender \return the default ideal FCT (serialisation at line rate)
     Time IdealFct(const SendQp& qp) const;
-    /// \param bytes IPv4 packet size \return bits it occupies on the wire (Ethernet, FCS, preamble, gap)
+    /// \param bytes IPv4 packet size \return bits it occupies on the wire (Ethernet, FCS, preamble,
+    /// gap)
     double WireBits(uint32_t bytes) const;
     /// Tell the device (host device or relay switch) the transmit source has packets.
     void NotifyDevice();
@@ -239,44 +240,44 @@ class RdmaNic : public Object
     uint8_t ClassOfDscp(uint8_t dscp) const;
 
     // Attributes
-    uint32_t m_payloadSize;   //!< PayloadSize
-    uint8_t m_ttl;            //!< Ttl
-    bool m_dcqcn;             //!< Dcqcn
-    uint32_t m_ackInterval;   //!< AckInterval
-    Time m_ackDelay;          //!< AckDelay
-    uint32_t m_controlDscp;   //!< ControlDscp (64: echo)
-    Time m_rto;               //!< RetransmitTimeout
-    Time m_cnpInterval;       //!< CnpInterval
-    double m_g;               //!< AlphaG
-    Time m_alphaTimer;        //!< AlphaTimer
-    Time m_rateTimer;         //!< RateIncreaseTimer
-    uint64_t m_byteCounter;   //!< ByteCounter
-    uint32_t m_fastSteps;     //!< FastRecoverySteps
-    DataRate m_rai;           //!< RateAI
-    DataRate m_rhai;          //!< RateHAI
-    DataRate m_minRate;       //!< MinRate
+    uint32_t m_payloadSize; //!< PayloadSize
+    uint8_t m_ttl;          //!< Ttl
+    bool m_dcqcn;           //!< Dcqcn
+    uint32_t m_ackInterval; //!< AckInterval
+    Time m_ackDelay;        //!< AckDelay
+    uint32_t m_controlDscp; //!< ControlDscp (64: echo)
+    Time m_rto;             //!< RetransmitTimeout
+    Time m_cnpInterval;     //!< CnpInterval
+    double m_g;             //!< AlphaG
+    Time m_alphaTimer;      //!< AlphaTimer
+    Time m_rateTimer;       //!< RateIncreaseTimer
+    uint64_t m_byteCounter; //!< ByteCounter
+    uint32_t m_fastSteps;   //!< FastRecoverySteps
+    DataRate m_rai;         //!< RateAI
+    DataRate m_rhai;        //!< RateHAI
+    DataRate m_minRate;     //!< MinRate
 
-    Ptr<PfcNetDevice> m_device;      //!< the device (host)
-    Ptr<PfcSwitchNetDevice> m_relay; //!< or the relay server's forwarding engine
-    Ipv4Address m_local;          //!< this host
-    double m_lineRate;            //!< device rate, bit/s
-    std::vector<SendQp*> m_send;  //!< sender QPs by flow id (owned)
+    Ptr<PfcNetDevice> m_device;         //!< the device (host)
+    Ptr<PfcSwitchNetDevice> m_relay;    //!< or the relay server's forwarding engine
+    Ipv4Address m_local;                //!< this host
+    double m_lineRate;                  //!< device rate, bit/s
+    std::vector<SendQp*> m_send;        //!< sender QPs by flow id (owned)
     std::map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
-    std::deque<Ptr<Packet>> m_control; //!< ACK/NAK/CNP to send first (FIFO)
-    uint32_t m_rrNext;            //!< round-robin position
-    uint16_t m_nextSport;         //!< next UDP source port to hand out
-    EventId m_wake;               //!< pending wake-up
-    Time m_wakeAt;                //!< when m_wake fires
+    std::deque<Ptr<Packet>> m_control;  //!< ACK/NAK/CNP to send first (FIFO)
+    uint32_t m_rrNext;                  //!< round-robin position
+    uint16_t m_nextSport;               //!< next UDP source port to hand out
+    EventId m_wake;                     //!< pending wake-up
+    Time m_wakeAt;                      //!< when m_wake fires
 
-    uint32_t m_active;            //!< flows started, not finished
-    uint64_t m_dataSent;          //!< data packets sent
-    uint64_t m_retransmitted;     //!< data packets sent again
-    uint64_t m_timeouts;          //!< RTOs
-    uint64_t m_cnpsSent;          //!< CNPs sent
-    uint64_t m_cnpsReceived;      //!< CNPs received
-    uint64_t m_naksSent;          //!< NAKs sent
-    uint64_t m_delivered;         //!< payload bytes delivered
-    uint64_t m_duplicates;        //!< out-of-order / duplicate data packets
+    uint32_t m_active;        //!< flows started, not finished
+    uint64_t m_dataSent;      //!< data packets sent
+    uint64_t m_retransmitted; //!< data packets sent again
+    uint64_t m_timeouts;      //!< RTOs
+    uint64_t m_cnpsSent;      //!< CNPs sent
+    uint64_t m_cnpsReceived;  //!< CNPs received
+    uint64_t m_naksSent;      //!< NAKs sent
+    uint64_t m_delivered;     //!< payload bytes delivered
+    uint64_t m_duplicates;    //!< out-of-order / duplicate data packets
 
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace; //!< FlowComplete
     TracedCallback<uint32_t, uint64_t> m_rateTrace;            //!< RateChange

@@ -104,9 +104,9 @@ class RdmaFlowGenerator
     /// Who talks to whom.
     enum Pattern
     {
-        INCAST,      //!< N-to-1
-        ALL_TO_ALL,  //!< any sender to any other receiver
-        PERMUTATION  //!< each sender to one fixed receiver
+        INCAST,     //!< N-to-1
+        ALL_TO_ALL, //!< any sender to any other receiver
+        PERMUTATION //!< each sender to one fixed receiver
     };
 
     /// \param cdf the flow sizes

@@ -63,24 +63,24 @@ class RoceBthHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    void SetOpcode(uint8_t opcode); //!< \param opcode the opcode
-    uint8_t GetOpcode() const;      //!< \return the opcode
-    void SetSolicited(bool se);     //!< \param se solicited event bit
-    bool GetSolicited() const;      //!< \return solicited event bit
-    void SetPadCount(uint8_t pad);  //!< \param pad pad count 0..3
-    uint8_t GetPadCount() const;    //!< \return pad count
+    void SetOpcode(uint8_t opcode);      //!< \param opcode the opcode
+    uint8_t GetOpcode() const;           //!< \return the opcode
+    void SetSolicited(bool se);          //!< \param se solicited event bit
+    bool GetSolicited() const;           //!< \return solicited event bit
+    void SetPadCount(uint8_t pad);       //!< \param pad pad count 0..3
+    uint8_t GetPadCount() const;         //!< \return pad count
     void SetPartitionKey(uint16_t pkey); //!< \param pkey partition key
     uint16_t GetPartitionKey() const;    //!< \return partition key
-    void SetBecn(bool becn);        //!< \param becn backward ECN bit
-    bool GetBecn() const;           //!< \return backward ECN bit
+    void SetBecn(bool becn);             //!< \param becn backward ECN bit
+    bool GetBecn() const;                //!< \return backward ECN bit
     /// \param qp destination QP, 24 bits (larger values abort, naming the value)
     void SetDestQp(uint32_t qp);
-    uint32_t GetDestQp() const;     //!< \return destination QP
-    void SetAckRequest(bool ack);   //!< \param ack AckReq bit
-    bool GetAckRequest() const;     //!< \return AckReq bit
+    uint32_t GetDestQp() const;   //!< \return destination QP
+    void SetAckRequest(bool ack); //!< \param ack AckReq bit
+    bool GetAckRequest() const;   //!< \return AckReq bit
     /// \param psn packet sequence number, 24 bits (larger values abort)
     void SetPsn(uint32_t psn);
-    uint32_t GetPsn() const;        //!< \return PSN
+    uint32_t GetPsn() const; //!< \return PSN
 
   private:
     uint8_t m_opcode;   //!< opcode
@@ -126,7 +126,7 @@ class RoceAethHeader : public Header
     bool IsNak() const;                 //!< \return syndrome bits 6-5 are 0b11 (NAK)
     /// \param msn message sequence number, 24 bits (larger values abort)
     void SetMsn(uint32_t msn);
-    uint32_t GetMsn() const;            //!< \return the MSN
+    uint32_t GetMsn() const; //!< \return the MSN
 
   private:
     uint8_t m_syndrome; //!< syndrome

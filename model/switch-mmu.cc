@@ -453,8 +453,7 @@ SwitchMmu::AdmitLossless(uint32_t port, uint8_t cls, uint32_t bytes)
         m_sharedUsed += bytes;
         result.segment = MmuSegment::SHARED;
     }
-    else if (m_headroomCheck == HEADROOM_OCCUPANCY ? queue.headroomBytes < eta
-                                                   : q < phi + t + eta)
+    else if (m_headroomCheck == HEADROOM_OCCUPANCY ? queue.headroomBytes < eta : q < phi + t + eta)
     {
         // Case 3: headroom; an ON queue turns OFF.
         if (!queue.off)
@@ -469,9 +468,9 @@ SwitchMmu::AdmitLossless(uint32_t port, uint8_t cls, uint32_t bytes)
     {
         // Case 4: drop.
         ++m_drops[static_cast<size_t>(PfcDropReason::LOSSLESS_OVERFLOW)];
-        NS_LOG_LOGIC("drop (" << port << ", " << +cls << ") " << bytes << " B: q " << q
-                              << " w " << queue.sharedBytes << " h " << queue.headroomBytes
-                              << " off " << queue.off << " T " << t << " eta " << eta);
+        NS_LOG_LOGIC("drop (" << port << ", " << +cls << ") " << bytes << " B: q " << q << " w "
+                              << queue.sharedBytes << " h " << queue.headroomBytes << " off "
+                              << queue.off << " T " << t << " eta " << eta);
         m_dropTrace(port, cls, bytes, PfcDropReason::LOSSLESS_OVERFLOW);
         return result;
     }

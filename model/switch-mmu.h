@@ -174,15 +174,15 @@ class SwitchMmu : public Object
     /// \param port egress port \param cls egress queue \param bytes frame size
     void ReleaseLossy(uint32_t port, uint8_t cls, uint32_t bytes);
 
-    uint64_t GetDynamicThreshold() const; //!< \return T(t) now (StaticXoff in STATIC mode)
-    uint64_t GetXon() const;              //!< \return the Xon threshold on w now
-    uint64_t GetSharedPoolSize() const;   //!< \return Bs
-    uint64_t GetSharedUsed() const;       //!< \return sum of w over all queues
-    uint64_t GetPrivateSize() const;      //!< \return phi
+    uint64_t GetDynamicThreshold() const;          //!< \return T(t) now (StaticXoff in STATIC mode)
+    uint64_t GetXon() const;                       //!< \return the Xon threshold on w now
+    uint64_t GetSharedPoolSize() const;            //!< \return Bs
+    uint64_t GetSharedUsed() const;                //!< \return sum of w over all queues
+    uint64_t GetPrivateSize() const;               //!< \return phi
     uint64_t GetHeadroomSize(uint32_t port) const; //!< \param port port \return eta of the port
-    uint64_t GetLossyPoolSize() const;    //!< \return the lossy pool size
-    uint64_t GetLossyUsed() const;        //!< \return lossy bytes in use
-    uint64_t GetLosslessUsed() const;     //!< \return lossless bytes in use (all segments)
+    uint64_t GetLossyPoolSize() const;             //!< \return the lossy pool size
+    uint64_t GetLossyUsed() const;                 //!< \return lossy bytes in use
+    uint64_t GetLosslessUsed() const;              //!< \return lossless bytes in use (all segments)
 
     /// \param port ingress port \param cls class \return q_{i,j}
     uint64_t GetIngressBytes(uint32_t port, uint8_t cls) const;
@@ -225,11 +225,11 @@ class SwitchMmu : public Object
     /// Per-port link description (SetPortLink).
     struct PortLink
     {
-        DataRate rate;        //!< link capacity
-        Time propagation;     //!< propagation delay
-        uint32_t mtu = 1500;  //!< MTU
-        Time processing;      //!< PFC processing delay
-        bool known = false;   //!< SetPortLink was called
+        DataRate rate;       //!< link capacity
+        Time propagation;    //!< propagation delay
+        uint32_t mtu = 1500; //!< MTU
+        Time processing;     //!< PFC processing delay
+        bool known = false;  //!< SetPortLink was called
     };
 
     /// \param port port \param cls class \return the queue (checked)
@@ -238,39 +238,39 @@ class SwitchMmu : public Object
     const IngressQueue& Queue(uint32_t port, uint8_t cls) const;
 
     // Attributes
-    uint64_t m_bufferSize;      //!< BufferSize
-    uint64_t m_lossyPoolSize;   //!< LossyPoolSize
-    uint64_t m_privateBytes;    //!< PrivateBytes (phi)
-    double m_alpha;             //!< Alpha
-    double m_lossyAlpha;        //!< LossyAlpha
+    uint64_t m_bufferSize;         //!< BufferSize
+    uint64_t m_lossyPoolSize;      //!< LossyPoolSize
+    uint64_t m_privateBytes;       //!< PrivateBytes (phi)
+    double m_alpha;                //!< Alpha
+    double m_lossyAlpha;           //!< LossyAlpha
     ThresholdMode m_thresholdMode; //!< ThresholdMode
-    uint64_t m_staticXoff;      //!< StaticXoff
-    uint64_t m_staticXon;       //!< StaticXon
-    uint64_t m_xonOffset;       //!< XonOffset
-    HeadroomMode m_headroomMode; //!< HeadroomMode
+    uint64_t m_staticXoff;         //!< StaticXoff
+    uint64_t m_staticXon;          //!< StaticXon
+    uint64_t m_xonOffset;          //!< XonOffset
+    HeadroomMode m_headroomMode;   //!< HeadroomMode
     HeadroomCheck m_headroomCheck; //!< HeadroomCheck
-    uint64_t m_fixedHeadroom;   //!< Headroom (fixed mode, or a floor check)
-    uint8_t m_losslessClasses;  //!< LosslessClasses bitmask
+    uint64_t m_fixedHeadroom;      //!< Headroom (fixed mode, or a floor check)
+    uint8_t m_losslessClasses;     //!< LosslessClasses bitmask
 
     // State
-    uint32_t m_nPorts;                                     //!< number of ports
-    std::vector<PortLink> m_links;                         //!< per-port link
-    std::vector<uint64_t> m_headroom;                      //!< per-port eta
-    std::vector<IngressQueue> m_ingress;                   //!< [port * 8 + class]
-    std::vector<uint64_t> m_lossy;                         //!< [port * 8 + class]
-    uint64_t m_sharedPoolSize;                             //!< Bs
-    uint64_t m_sharedUsed;                                 //!< sum of w
-    uint64_t m_losslessUsed;                               //!< all lossless bytes
-    uint64_t m_lossyUsed;                                  //!< all lossy bytes
-    uint64_t m_pauses;                                     //!< PAUSE decisions
-    uint64_t m_resumes;                                    //!< RESUME decisions
-    std::array<uint64_t, kPfcDropReasons> m_drops;         //!< drops per reason
+    uint32_t m_nPorts;                             //!< number of ports
+    std::vector<PortLink> m_links;                 //!< per-port link
+    std::vector<uint64_t> m_headroom;              //!< per-port eta
+    std::vector<IngressQueue> m_ingress;           //!< [port * 8 + class]
+    std::vector<uint64_t> m_lossy;                 //!< [port * 8 + class]
+    uint64_t m_sharedPoolSize;                     //!< Bs
+    uint64_t m_sharedUsed;                         //!< sum of w
+    uint64_t m_losslessUsed;                       //!< all lossless bytes
+    uint64_t m_lossyUsed;                          //!< all lossy bytes
+    uint64_t m_pauses;                             //!< PAUSE decisions
+    uint64_t m_resumes;                            //!< RESUME decisions
+    std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
 
     TracedCallback<uint32_t, uint8_t> m_pauseTrace;                         //!< Pause
     TracedCallback<uint32_t, uint8_t> m_resumeTrace;                        //!< Resume
     TracedCallback<uint32_t, uint8_t, uint32_t, PfcDropReason> m_dropTrace; //!< Drop
-    TracedCallback<uint32_t, uint8_t, uint64_t> m_ingressTrace; //!< IngressOccupancy
-    TracedCallback<uint32_t, uint8_t, uint64_t> m_lossyTrace;   //!< LossyOccupancy
+    TracedCallback<uint32_t, uint8_t, uint64_t> m_ingressTrace;             //!< IngressOccupancy
+    TracedCallback<uint32_t, uint8_t, uint64_t> m_lossyTrace;               //!< LossyOccupancy
 };
 
 } // namespace ns3

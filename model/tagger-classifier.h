@@ -67,11 +67,11 @@ class TaggerClassifier : public PfcClassifier
     uint8_t Rewrite(PfcPacketContext& ctx) override;
 
   private:
-    bool m_egressByOldTag;                     //!< EgressByOldTag
-    uint32_t m_nPorts;                         //!< ports
-    uint32_t m_tags;                           //!< tags with entries (max tag + 1)
-    std::vector<uint8_t> m_table;              //!< [(tag * n + in) * n + out] -> new tag
-    uint32_t m_entries;                        //!< TCAM entries loaded
+    bool m_egressByOldTag;        //!< EgressByOldTag
+    uint32_t m_nPorts;            //!< ports
+    uint32_t m_tags;              //!< tags with entries (max tag + 1)
+    std::vector<uint8_t> m_table; //!< [(tag * n + in) * n + out] -> new tag
+    uint32_t m_entries;           //!< TCAM entries loaded
 };
 
 /**

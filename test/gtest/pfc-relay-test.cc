@@ -90,8 +90,10 @@ TEST(PfcRelayServer, ForwardsTransitDeliversLocalAndOriginates)
     }
     Seen atR;
     Seen atB;
-    r->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Rx", MakeBoundCallback(&IpRx, &atR));
-    b->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Rx", MakeBoundCallback(&IpRx, &atB));
+    r->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Rx",
+                                                               MakeBoundCallback(&IpRx, &atR));
+    b->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Rx",
+                                                               MakeBoundCallback(&IpRx, &atB));
 
     // 1. A -> B crosses R's forwarding engine once: TTL 64 - 1 = 63, and R's
     //    IP stack never sees it.

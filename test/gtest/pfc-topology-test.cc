@@ -86,7 +86,7 @@ TEST_F(PfcFatTree4, PacketCrossesFiveSwitchesAndLosesFiveTtl)
     // H2 -> H16 crosses T1, an aggregation, a core, an aggregation, T8:
     // five switches, so the default TTL 64 arrives as 59.
     net.GetHost(15)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Rx",
-                                                                           MakeCallback(&IpRx));
+                                                                             MakeCallback(&IpRx));
     Ptr<Socket> socket = Socket::CreateSocket(net.GetHost(1), UdpSocketFactory::GetTypeId());
     socket->Connect(InetSocketAddress(net.GetHostAddress(15), 9));
     Simulator::Schedule(MicroSeconds(1), [socket]() { socket->Send(Create<Packet>(100)); });
