@@ -8,7 +8,7 @@
  * The paper's Clos testbed (Fig. 2: T1-T4, L1-L4, S1-S2, H1-H16, 40 Gbps).
  * A 4-to-1 shuffle H9, H10, H13, H14 -> H1 and a 1-to-4 shuffle H5 -> H11,
  * H12, H15, H16 run together (8 long RoCE flows).  At --bounce-ms links
- * L2-T1 and L3-T4 fail (--fail-links; routes are recomputed around them)
+ * L2-T1 and L3-T4 fail (--bounce-failures; routes are recomputed around them)
  * and the routes change so that H9 -> H1 takes T3-L3-S2-L2-S1-L1-T1 and
  * H5 -> H15 takes T2-L2-S1-L3-S2-L4-T4: 1-bounce paths with the cyclic
  * buffer dependency of Fig. 3 (L2->S1->L3->S2->L2).  Routes are per ToR
@@ -56,7 +56,7 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     options.AddValues(cmd);
-    cmd.AddValue("fail-links",
+    cmd.AddValue("bounce-failures",
                  "links L2-T1 and L3-T4 fail when the routes change",
                  options.config.failLinks);
     cmd.Parse(argc, argv);

@@ -31,7 +31,8 @@
  *
  * The set-up is TaggerExperimentHelper::RunRoutingLoop (shared with the
  * tests).  Time is scaled: milliseconds instead of the testbed's seconds
- * (the paper's loop at 20 s is at 2 ms here).  Writes <out>-rate.dat and
+ * (the paper installs the loop at 20 s; here it comes 2 ms after the flows
+ * start: events are moved earlier, not scaled).  Writes <out>-rate.dat and
  * <out>-rate.plt (gnuplot) with both flows' rates, and ends with
  *   RESULT deadlock=<yes|no> lossless_drops=<n> pauses=<n> f2_gbps=<x>
  *          ttl_drops=<n> lossy_drops=<n> f1_gbps=<y> undrained_bytes=<n>

@@ -32,7 +32,9 @@ namespace ns3
  * TaggerClassifier per switch loaded with the library's TCAM entries for
  * that switch (tagger::CompressTcam), the library's port numbers mapped onto
  * the switch's port indices; every device maps DSCP d to class min(d, 7);
- * each MMU makes classes 1..lossless tags lossless (0 stays lossy).  Hosts of
+ * each MMU makes classes 1..max(lossless tags, highest tag written) lossless
+ * (0 stays lossy; a tag only delivered to hosts still crosses the last
+ * switch's queue of that class).  Hosts of
  * application class c send with tag c (DSCP c).
  *
  * \code
