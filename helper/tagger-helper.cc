@@ -11,6 +11,7 @@
 #include "ns3/tagger-io.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <fstream>
 
 namespace ns3
@@ -52,10 +53,12 @@ TaggerHelper::SetClassifierAttribute(std::string n, const AttributeValue& v)
 }
 
 void
-TaggerHelper::Install(const PfcTopologyHelper& net, const tagger::TagRules& rules)
+TaggerHelper::Install(const PfcTopologyHelper& net,
+                      const tagger::TagRules& rules,
+                      uint32_t losslessTags)
 {
     const tagger::Topology& topo = net.GetTopology();
-    m_losslessTags = rules.GetLosslessTags();
+    m_losslessTags = std::max(rules.GetLosslessTags(), losslessTags);
     NS_ABORT_MSG_IF(m_losslessTags >= kPfcClasses,
                     "TaggerHelper: the rules need " << m_losslessTags
                                                     << " lossless queues; PFC offers 7 besides "
@@ -112,7 +115,7 @@ TaggerHelper::InstallFromJson(const PfcTopologyHelper& net, const std::string& p
     {
         NS_FATAL_ERROR("TaggerHelper: " << e.what());
     }
-    Install(net, rules);
+    Install(net, rules, lossless);
 }
 
 tagger::TagRules

@@ -56,9 +56,13 @@ class TaggerHelper
     /**
      * Install \p rules (computed for net.GetTopology()).
      * \param net the network (built) \param rules the rules
+     * \param losslessTags lossless tags to provision at least (e.g. a rules
+     *        file's lossless_tags; 0: what the rules need)
      * NS_FATAL_ERROR when the rules need more than 7 lossless queues.
      */
-    void Install(const PfcTopologyHelper& net, const tagger::TagRules& rules);
+    void Install(const PfcTopologyHelper& net,
+                 const tagger::TagRules& rules,
+                 uint32_t losslessTags = 0);
 
     /**
      * Install the rules of a tagger-rules JSON file (node names and port
