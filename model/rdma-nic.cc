@@ -229,7 +229,6 @@ RdmaNic::RdmaNic()
       m_lineRate(0),
       m_rrNext(0),
       m_nextSport(49152),
-      m_active(0),
       m_dataSent(0),
       m_retransmitted(0),
       m_timeouts(0),
@@ -409,7 +408,11 @@ RdmaNic::StartFlow(uint32_t flowId)
     }
     qp.started = true;
     qp.nextSend = Simulator::Now();
-    ++m_active;
+    auto at = std::lower_bound(m_activeQps.begin(),
+                               m_activeQps.end(),
+                               qp.id,
+                               [](const SendQp* q, uint32_t id) { return q->id < id; });
+    m_activeQps.insert(at, &qp);
     NotifyDevice();
 }
 
@@ -524,15 +527,20 @@ RdmaNic::PullPacket(uint8_t pausedMask)
             return p;
         }
     }
-    // Data: round robin over ready queue pairs.
+    // Data: round robin over the started, unfinished queue pairs (kept in
+    // flow id order), from the first one at or after m_rrNext.
     Time now = Simulator::Now();
     Time earliest = Time::Max();
-    uint32_t n = m_send.size();
+    uint32_t n = m_activeQps.size();
+    uint32_t first = std::lower_bound(m_activeQps.begin(),
+                                      m_activeQps.end(),
+                                      m_rrNext,
+                                      [](const SendQp* qp, uint32_t id) { return qp->id < id; }) -
+                     m_activeQps.begin();
     for (uint32_t k = 0; k < n; ++k)
     {
-        uint32_t i = (m_rrNext + k) % n;
-        SendQp& qp = *m_send[i];
-        if (!qp.started || qp.done || qp.next >= qp.packets || (pausedMask & (1u << qp.cls)))
+        SendQp& qp = *m_activeQps[(first + k) % n];
+        if (qp.next >= qp.packets || (pausedMask & (1u << qp.cls)))
         {
             continue;
         }
@@ -565,7 +573,7 @@ RdmaNic::PullPacket(uint8_t pausedMask)
                 RateIncrease(qp, false);
             }
         }
-        m_rrNext = (i + 1) % n;
+        m_rrNext = qp.id + 1;
         return p;
     }
     if (earliest != Time::Max())
@@ -811,7 +819,7 @@ RdmaNic::Finish(SendQp& qp)
     qp.rtoEvent.Cancel();
     qp.alphaEvent.Cancel();
     qp.rateEvent.Cancel();
-    --m_active;
+    m_activeQps.erase(std::find(m_activeQps.begin(), m_activeQps.end(), &qp));
     RdmaFlowRecord& r = qp.record;
     r.finish = Simulator::Now();
     r.fct = r.finish - r.start;
@@ -926,16 +934,13 @@ RdmaNic::StopFlows()
         if (!qp->done)
         {
             // No more data: PullPacket and the ACK path skip a done QP.
-            if (qp->started)
-            {
-                --m_active;
-            }
             qp->done = true;
             qp->rtoEvent.Cancel();
             qp->alphaEvent.Cancel();
             qp->rateEvent.Cancel();
         }
     }
+    m_activeQps.clear();
 }
 
 std::vector<RdmaFlowRecord>
@@ -952,7 +957,7 @@ RdmaNic::GetFlowRecords() const
 uint32_t
 RdmaNic::GetActiveFlows() const
 {
-    return m_active;
+    return m_activeQps.size();
 }
 
 uint64_t

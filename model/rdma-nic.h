@@ -21,6 +21,7 @@
 #include <deque>
 #include <map>
 #include <ostream>
+#include <unordered_map>
 #include <vector>
 
 /**
@@ -257,27 +258,27 @@ class RdmaNic : public Object
     DataRate m_rhai;        //!< RateHAI
     DataRate m_minRate;     //!< MinRate
 
-    Ptr<PfcNetDevice> m_device;         //!< the device (host)
-    Ptr<PfcSwitchNetDevice> m_relay;    //!< or the relay server's forwarding engine
-    Ipv4Address m_local;                //!< this host
-    double m_lineRate;                  //!< device rate, bit/s
-    std::vector<SendQp*> m_send;        //!< sender QPs by flow id (owned)
-    std::map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
-    std::deque<Ptr<Packet>> m_control;  //!< ACK/NAK/CNP to send first (FIFO)
-    uint32_t m_rrNext;                  //!< round-robin position
-    uint16_t m_nextSport;               //!< next UDP source port to hand out
-    EventId m_wake;                     //!< pending wake-up
-    Time m_wakeAt;                      //!< when m_wake fires
+    Ptr<PfcNetDevice> m_device;                   //!< the device (host)
+    Ptr<PfcSwitchNetDevice> m_relay;              //!< or the relay server's forwarding engine
+    Ipv4Address m_local;                          //!< this host
+    double m_lineRate;                            //!< device rate, bit/s
+    std::vector<SendQp*> m_send;                  //!< sender QPs by flow id (owned)
+    std::unordered_map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
+    std::deque<Ptr<Packet>> m_control;            //!< ACK/NAK/CNP to send first (FIFO)
+    uint32_t m_rrNext;                            //!< round-robin position
+    uint16_t m_nextSport;                         //!< next UDP source port to hand out
+    EventId m_wake;                               //!< pending wake-up
+    Time m_wakeAt;                                //!< when m_wake fires
 
-    uint32_t m_active;        //!< flows started, not finished
-    uint64_t m_dataSent;      //!< data packets sent
-    uint64_t m_retransmitted; //!< data packets sent again
-    uint64_t m_timeouts;      //!< RTOs
-    uint64_t m_cnpsSent;      //!< CNPs sent
-    uint64_t m_cnpsReceived;  //!< CNPs received
-    uint64_t m_naksSent;      //!< NAKs sent
-    uint64_t m_delivered;     //!< payload bytes delivered
-    uint64_t m_duplicates;    //!< out-of-order / duplicate data packets
+    std::vector<SendQp*> m_activeQps; //!< started, unfinished QPs, in flow id order
+    uint64_t m_dataSent;              //!< data packets sent
+    uint64_t m_retransmitted;         //!< data packets sent again
+    uint64_t m_timeouts;              //!< RTOs
+    uint64_t m_cnpsSent;              //!< CNPs sent
+    uint64_t m_cnpsReceived;          //!< CNPs received
+    uint64_t m_naksSent;              //!< NAKs sent
+    uint64_t m_delivered;             //!< payload bytes delivered
+    uint64_t m_duplicates;            //!< out-of-order / duplicate data packets
 
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace; //!< FlowComplete
     TracedCallback<uint32_t, uint64_t> m_rateTrace;            //!< RateChange
