@@ -507,7 +507,7 @@ RdmaNic::QueueControl(Ipv4Address dst,
         ip.EnableChecksum();
     }
     p->AddHeader(ip);
-    m_control.push_back(p);
+    m_control.emplace_back(p, ClassOfDscp(dscp));
     NotifyDevice();
 }
 
@@ -517,12 +517,9 @@ RdmaNic::PullPacket(uint8_t pausedMask)
     // Control packets first, in order, skipping paused classes.
     for (auto it = m_control.begin(); it != m_control.end(); ++it)
     {
-        Ipv4Header ip;
-        (*it)->PeekHeader(ip);
-        uint8_t cls = ClassOfDscp(ip.GetDscp());
-        if (!(pausedMask & (1u << cls)))
+        if (!(pausedMask & (1u << it->second)))
         {
-            Ptr<Packet> p = *it;
+            Ptr<Packet> p = it->first;
             m_control.erase(it);
             return p;
         }

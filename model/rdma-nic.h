@@ -264,11 +264,11 @@ class RdmaNic : public Object
     double m_lineRate;                            //!< device rate, bit/s
     std::vector<SendQp*> m_send;                  //!< sender QPs by flow id (owned)
     std::unordered_map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
-    std::deque<Ptr<Packet>> m_control;            //!< ACK/NAK/CNP to send first (FIFO)
-    uint32_t m_rrNext;                            //!< round-robin position
-    uint16_t m_nextSport;                         //!< next UDP source port to hand out
-    EventId m_wake;                               //!< pending wake-up
-    Time m_wakeAt;                                //!< when m_wake fires
+    std::deque<std::pair<Ptr<Packet>, uint8_t>> m_control; //!< ACK/NAK/CNP and class, sent first
+    uint32_t m_rrNext;                                     //!< round-robin position
+    uint16_t m_nextSport;                                  //!< next UDP source port to hand out
+    EventId m_wake;                                        //!< pending wake-up
+    Time m_wakeAt;                                         //!< when m_wake fires
 
     std::vector<SendQp*> m_activeQps; //!< started, unfinished QPs, in flow id order
     uint64_t m_dataSent;              //!< data packets sent
