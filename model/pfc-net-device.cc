@@ -1005,6 +1005,12 @@ PfcNetDevice::GetAddress() const
     return m_address;
 }
 
+Mac48Address
+PfcNetDevice::GetMacAddress() const
+{
+    return m_address;
+}
+
 bool
 PfcNetDevice::SetMtu(const uint16_t mtu)
 {

@@ -222,6 +222,7 @@ class PfcNetDevice : public NetDevice
     Ptr<Channel> GetChannel() const override;
     void SetAddress(Address address) override;
     Address GetAddress() const override;
+    Mac48Address GetMacAddress() const; //!< \return the MAC address, unconverted
     bool SetMtu(const uint16_t mtu) override;
     uint16_t GetMtu() const override;
     bool IsLinkUp() const override;

@@ -493,7 +493,7 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     }
     packet->AddHeader(ip);
     EthernetDot1qHeader eth;
-    eth.SetSource(Mac48Address::ConvertFrom(out->GetAddress()));
+    eth.SetSource(out->GetMacAddress());
     eth.SetDestination(out->GetPeerAddress());
     eth.SetEtherType(kEtherTypeIpv4);
     if (out->GetClassMode() == PfcNetDevice::CLASS_PCP)
