@@ -59,6 +59,21 @@ def build(bld):
     if 'tagger' in bld.env['MODULES_NOT_BUILT']:
         return
 
+    # The rule library (model/rules): plain C++17 + Boost.Graph, no ns-3.  Its
+    # own shared library, built with its own folder as the only include path.
+    rules = bld(features='cxx cxxshlib', target='ns3-tagger-rules', name='tagger-rulelib',
+                includes=['model/rules'], export_includes=['model/rules'], use=['BOOST'])
+    rules.source = [
+        'model/rules/tagger-algorithms.cc',
+        'model/rules/tagger-dynamic-topo-order.cc',
+        'model/rules/tagger-elp.cc',
+        'model/rules/tagger-io.cc',
+        'model/rules/tagger-rule-table.cc',
+        'model/rules/tagger-topology-generators.cc',
+        'model/rules/tagger-topology.cc',
+        'model/rules/tagger-verifier.cc',
+        ]
+
     module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
     module.source = [
         'helper/pfc-helper.cc',
@@ -66,29 +81,21 @@ def build(bld):
         'helper/rdma-helper.cc',
         'helper/tagger-experiment-helper.cc',
         'helper/tagger-helper.cc',
-        'model/pfc-channel.cc',
-        'model/pfc-classifier.cc',
-        'model/pfc-deadlock-oracle.cc',
-        'model/pfc-header.cc',
-        'model/pfc-net-device.cc',
-        'model/pfc-scheduler.cc',
-        'model/pfc-switch-net-device.cc',
-        'model/pfc-types.cc',
-        'model/rdma-nic.cc',
-        'model/rdma-workload.cc',
-        'model/roce-header.cc',
-        'model/switch-mmu.cc',
-        'model/tagger-classifier.cc',
-        'model/tagger-algorithms.cc',
-        'model/tagger-dynamic-topo-order.cc',
-        'model/tagger-elp.cc',
-        'model/tagger-io.cc',
-        'model/tagger-rules.cc',
-        'model/tagger-topology-generators.cc',
-        'model/tagger-topology.cc',
-        'model/tagger-verifier.cc',
+        'model/pfc/pfc-channel.cc',
+        'model/pfc/pfc-classifier.cc',
+        'model/pfc/pfc-deadlock-oracle.cc',
+        'model/pfc/pfc-header.cc',
+        'model/pfc/pfc-net-device.cc',
+        'model/pfc/pfc-scheduler.cc',
+        'model/pfc/pfc-switch-net-device.cc',
+        'model/pfc/pfc-types.cc',
+        'model/pfc/switch-mmu.cc',
+        'model/pfc/tagger-classifier.cc',
+        'model/roce/rdma-nic.cc',
+        'model/roce/rdma-workload.cc',
+        'model/roce/roce-header.cc',
         ]
-    module.use.append('BOOST')
+    module.use.extend(['BOOST', 'tagger-rulelib'])
 
     module_test = bld.create_ns3_module_test_library('tagger')
     module_test.source = [
@@ -108,27 +115,27 @@ def build(bld):
         'helper/rdma-helper.h',
         'helper/tagger-experiment-helper.h',
         'helper/tagger-helper.h',
-        'model/pfc-channel.h',
-        'model/pfc-classifier.h',
-        'model/pfc-deadlock-oracle.h',
-        'model/pfc-header.h',
-        'model/pfc-net-device.h',
-        'model/pfc-scheduler.h',
-        'model/pfc-switch-net-device.h',
-        'model/pfc-types.h',
-        'model/rdma-nic.h',
-        'model/rdma-workload.h',
-        'model/roce-header.h',
-        'model/switch-mmu.h',
-        'model/tagger-classifier.h',
-        'model/tagger-algorithms.h',
-        'model/tagger-dynamic-topo-order.h',
-        'model/tagger-elp.h',
-        'model/tagger-io.h',
-        'model/tagger-rules.h',
-        'model/tagger-topology-generators.h',
-        'model/tagger-topology.h',
-        'model/tagger-verifier.h',
+        'model/pfc/pfc-channel.h',
+        'model/pfc/pfc-classifier.h',
+        'model/pfc/pfc-deadlock-oracle.h',
+        'model/pfc/pfc-header.h',
+        'model/pfc/pfc-net-device.h',
+        'model/pfc/pfc-scheduler.h',
+        'model/pfc/pfc-switch-net-device.h',
+        'model/pfc/pfc-types.h',
+        'model/pfc/switch-mmu.h',
+        'model/pfc/tagger-classifier.h',
+        'model/roce/rdma-nic.h',
+        'model/roce/rdma-workload.h',
+        'model/roce/roce-header.h',
+        'model/rules/tagger-algorithms.h',
+        'model/rules/tagger-dynamic-topo-order.h',
+        'model/rules/tagger-elp.h',
+        'model/rules/tagger-io.h',
+        'model/rules/tagger-rule-table.h',
+        'model/rules/tagger-topology-generators.h',
+        'model/rules/tagger-topology.h',
+        'model/rules/tagger-verifier.h',
         ]
 
     if bld.env['ENABLE_EXAMPLES']:

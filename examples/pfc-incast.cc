@@ -129,9 +129,10 @@ main(int argc, char* argv[])
     cmd.AddValue("cls", "priority class of the flows (DSCP = 8 * class)", cls);
     cmd.AddValue("rate", "link rate", rate);
     cmd.AddValue("delay", "link propagation delay", delay);
-    cmd.AddValue("headroom",
-                 "fixed headroom per queue in bytes (-1: computed from the link, paper 004)",
-                 headroom);
+    cmd.AddValue(
+        "headroom",
+        "fixed headroom per queue in bytes (-1: computed from the link, the PFC buffer background)",
+        headroom);
     cmd.AddValue("stop-ms", "simulated time (ms)", stopMs);
     cmd.AddValue("out", "prefix of the .dat and .plt files written", out);
     cmd.Parse(argc, argv);

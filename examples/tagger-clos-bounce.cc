@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * tagger-clos-bounce: the deadlock of paper 001, Figs. 3 and 10, and how
- * Tagger (and the TTL scheme of paper 002) prevent it.
+ * tagger-clos-bounce: the deadlock of Tagger (ToN), Figs. 3 and 10, and how
+ * Tagger (and the TTL scheme of the TTL scheme) prevent it.
  *
  * The paper's Clos testbed (Fig. 2: T1-T4, L1-L4, S1-S2, H1-H16, 40 Gbps).
  * Links L2-T1 and L3-T4 are down, so two RoCE flows take 1-bounce paths,

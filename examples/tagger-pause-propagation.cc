@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * tagger-pause-propagation: paper 001, Fig. 12 (Section VIII-B, "PAUSE
+ * tagger-pause-propagation: Tagger (ToN), Fig. 12 (Section VIII-B, "PAUSE
  * propagation due to deadlock"): once a deadlock forms, PFC PAUSE spreads
  * and stops flows that have nothing to do with it.
  *

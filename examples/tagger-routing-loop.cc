@@ -1,9 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * tagger-routing-loop: the deadlock of paper 001, Fig. 11 (Section VIII-B,
+ * tagger-routing-loop: the deadlock of Tagger (ToN), Fig. 11 (Section VIII-B,
  * "Deadlock due to routing loop"), and how Tagger (and TTL priorities,
- * paper 002) prevent it.
+ * the TTL scheme) prevent it.
  *
  * The paper's Clos testbed (Fig. 2: T1-T4, L1-L4, S1-S2, H1-H16, 40 Gbps).
  * Two long RoCE flows across ToRs:

@@ -12,12 +12,11 @@
  * 3 the verifier rejected the computed rules (a bug in the library).
  */
 
-#include "ns3/tagger-rules.h"
-
 #include "ns3/command-line.h"
 #include "ns3/tagger-algorithms.h"
 #include "ns3/tagger-elp.h"
 #include "ns3/tagger-io.h"
+#include "ns3/tagger-rule-table.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/tagger-topology.h"
 #include "ns3/tagger-verifier.h"

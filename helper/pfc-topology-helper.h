@@ -128,7 +128,7 @@ class PfcTopologyHelper
      * (frames on it are lost) and each forwarding end reroutes locally: the
      * failed port leaves every ECMP set, and a set left empty gets one
      * random remaining port that leads to a forwarder (seeded, AssignStreams).
-     * That is how bounced paths appear (paper 001, Section VIII-D).
+     * That is how bounced paths appear (Tagger (ToN), Section VIII-D).
      * \param a node name \param b node name
      */
     void FailLink(const std::string& a, const std::string& b);
@@ -153,7 +153,7 @@ class PfcTopologyHelper
     void PinPath(const std::vector<std::string>& switches, uint32_t dstHost);
     /**
      * At \p at, switch \p sw sends traffic for host \p dstHost to its
-     * neighbour \p next (e.g. a bad route that loops, paper 001 Fig. 11).
+     * neighbour \p next (e.g. a bad route that loops, Tagger (ToN) Fig. 11).
      * \param at when \param sw switch name \param dstHost host index \param next neighbour name
      */
     void ScheduleRoute(Time at, const std::string& sw, uint32_t dstHost, const std::string& next);

@@ -367,7 +367,7 @@ Run(const TaggerExperimentConfig& cfg, const ScenarioSpec& spec)
     RateSampler sampler(rdma, sampled, cfg.sampleInterval, cfg.stop);
     Simulator::Schedule(cfg.sampleInterval, &RateSampler::Sample, &sampler);
 
-    // The drain test of paper 002: stop the senders, then look at the buffers.
+    // The drain test of the TTL scheme: stop the senders, then look at the buffers.
     Simulator::Schedule(cfg.stop, [&rdma]() {
         for (uint32_t h = 0; h < rdma.GetNHosts(); ++h)
         {
@@ -435,7 +435,7 @@ TaggerExperimentHelper::RunClosBounce(const TaggerExperimentConfig& cfg)
     Time greenStart = cfg.start + cfg.event;
     ScenarioSpec spec;
     spec.program = "tagger-clos-bounce";
-    spec.title = "tagger-clos-bounce (paper 001, Figs. 3 and 10)";
+    spec.title = "tagger-clos-bounce (Tagger (ToN), Figs. 3 and 10)";
     std::ostringstream line;
     line << "links L2-T1 and L3-T4 down; blue H5->H13 T2-L2-S1-L3-S2-L4-T4 from "
          << cfg.start.As(Time::MS) << ", green H9->H1 T3-L3-S2-L2-S1-L1-T1 from "
@@ -466,7 +466,7 @@ TaggerExperimentHelper::RunRoutingLoop(const TaggerExperimentConfig& cfg)
     Time loopAt = cfg.start + cfg.event;
     ScenarioSpec spec;
     spec.program = "tagger-routing-loop";
-    spec.title = "tagger-routing-loop (paper 001, Fig. 11)";
+    spec.title = "tagger-routing-loop (Tagger (ToN), Fig. 11)";
     std::ostringstream line;
     line << "F1 H1->H15 (T1 -> L1 pinned) and F2 H2->H16 (T1-L1-S2-L4-T4 pinned) from "
          << cfg.start.As(Time::MS);
@@ -498,7 +498,7 @@ TaggerExperimentHelper::RunPausePropagation(const TaggerExperimentConfig& cfg)
     bool failLinks = cfg.failLinks;
     ScenarioSpec spec;
     spec.program = "tagger-pause-propagation";
-    spec.title = "tagger-pause-propagation (paper 001, Fig. 12)";
+    spec.title = "tagger-pause-propagation (Tagger (ToN), Fig. 12)";
     std::ostringstream line;
     line << "4-to-1 shuffle H9, H10, H13, H14 -> H1 and 1-to-4 shuffle H5 -> H11, H12, H15, "
             "H16 from "

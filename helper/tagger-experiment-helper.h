@@ -21,7 +21,7 @@
 /**
  * \file
  * \ingroup tagger
- * The deadlock experiments of the Tagger paper's testbed (paper 001,
+ * The deadlock experiments of the Tagger paper's testbed (Tagger (ToN),
  * Section VIII-B: Figs. 10, 11 and 12), shared by the examples and the tests.
  */
 
@@ -37,8 +37,8 @@ class PfcTopologyHelper;
 enum class TaggerExperimentMode : uint8_t
 {
     PFC = 0, //!< plain PFC: one lossless class (3), no deadlock prevention
-    TAGGER,  //!< Tagger rules for the ELP of shortest and 1-bounce paths (paper 001)
-    TTL      //!< TTL priorities: every hop its own lossless class (paper 002)
+    TAGGER,  //!< Tagger rules for the ELP of shortest and 1-bounce paths (Tagger (ToN))
+    TTL      //!< TTL priorities: every hop its own lossless class (the TTL scheme)
 };
 
 /**
@@ -150,7 +150,7 @@ struct TaggerExperimentResult
  * T1-T4, L1-L4, S1-S2, H1-H16; host index i is H(i+1)) with RoCEv2 NICs,
  * DWRR schedulers and static PFC thresholds, samples the rates of the
  * flows of interest, stops every sender at cfg.stop and checks after
- * cfg.drain whether lossless bytes are left (the drain test of paper 002);
+ * cfg.drain whether lossless bytes are left (the drain test of the TTL scheme);
  * a PfcDeadlockOracle watches for cycles of paused queues until the stop.
  * Each Run* function calls Simulator::Destroy() at the end.
  */

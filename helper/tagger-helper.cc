@@ -189,7 +189,7 @@ TtlHelper::Install(const PfcTopologyHelper& net, uint8_t ttl0)
         classifier->SetAttribute("Ttl0", UintegerValue(ttl0));
         sw->SetClassifier(classifier);
         sw->GetMmu()->SetAttribute("LosslessClasses", UintegerValue(0xff));
-        // Paper 002: every class partition holds at least n * (max packet).
+        // The TTL scheme: every class partition holds at least n * (max packet).
         uint32_t frame = 0;
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {

@@ -12,7 +12,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/tagger-classifier.h"
 #include "ns3/tagger-elp.h"
-#include "ns3/tagger-rules.h"
+#include "ns3/tagger-rule-table.h"
 
 #include <string>
 #include <vector>
@@ -95,9 +95,9 @@ class TaggerHelper
 
 /**
  * \ingroup tagger
- * Installs TTL priorities (paper 002) on every switch: a TtlClassifier with
+ * Installs TTL priorities (the TTL scheme) on every switch: a TtlClassifier with
  * Ttl0, every class lossless, and a private buffer of at least one maximum
- * frame per (port, class) (paper 002's partition of at least n * MTU per
+ * frame per (port, class) (the TTL scheme's partition of at least n * MTU per
  * class).  Hosts must send with TTL Ttl0 (RdmaNic attribute Ttl) and DSCP 0.
  */
 class TtlHelper

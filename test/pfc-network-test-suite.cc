@@ -262,7 +262,7 @@ struct LeafSpine
     }
 };
 
-/// Headroom of paper 004 at 40 Gbps, by hand: 2 (C * Dprop + L_MTU) + 3840 B.
+/// Headroom of the PFC buffer background at 40 Gbps, by hand: 2 (C * Dprop + L_MTU) + 3840 B.
 /// \param delayNs the propagation delay (ns) \return eta in bytes
 uint64_t
 HandHeadroom(uint64_t delayNs)
@@ -289,7 +289,7 @@ struct IncastParams
     uint64_t minFlowBytes = 20000;       //!< per sender, uniform in [min, max]
     uint64_t maxFlowBytes = 100000;      //!< per sender
     uint8_t cls = kLosslessClass;        //!< the flows' class
-    uint64_t fixedHeadroom = 0;          //!< HeadroomMode Fixed with this eta (0: Ieee004)
+    uint64_t fixedHeadroom = 0;          //!< HeadroomMode Fixed with this eta (0: FixedResponse)
     uint64_t lossyPoolSize = 128 * 1024; //!< LossyPoolSize
 };
 
@@ -574,7 +574,7 @@ class IncastTestCaseBase : public TestCase
 /**
  * \ingroup tagger-tests
  * 50 seeded incasts (runs 1..50, N = 2 + (run - 1) mod 31 senders, so every N
- * in 2..32 occurs) with mixed link delays and the Ieee004 headroom computed
+ * in 2..32 occurs) with mixed link delays and the FixedResponse headroom computed
  * from each link: no LOSSLESS_OVERFLOW drop, no deadlock, conservation and a
  * drained network in every run; every run whose flows exceed the no-PAUSE
  * bound of RunIncast pauses, and at least 10 runs are that large.
@@ -628,7 +628,7 @@ class IncastLosslessTestCase : public IncastTestCaseBase
 /**
  * \ingroup tagger-tests
  * The incast of test 1 with 32 senders of 100 KB each and HeadroomMode Fixed,
- * Headroom 2000 B, against an Ieee004 eta of at least
+ * Headroom 2000 B, against an FixedResponse eta of at least
  * 2 (5 B/ns * 500 ns + 1500) + 3840 = 11840 B per port: after a PAUSE the
  * upstream keeps sending for at least the PFC processing time (3840 B at
  * 40 Gbps) plus a round trip, so a queue that takes more than 2000 B after

@@ -14,7 +14,7 @@
  *     switch of a k = 4 fat tree, every tag, every port pair), and a real
  *     packet bounced at a switch leaves it with the new tag in the new tag's
  *     egress queue;
- *  2. egress by the old tag (the wrong behaviour of paper 001, Section VII-B)
+ *  2. egress by the old tag (the wrong behaviour of Tagger (ToN), Section VII-B)
  *     drops lossless packets right after a tag change, egress by the new tag
  *     does not;
  *  3. a seeded fuzz on a k = 4 fat tree (random link failures with local
@@ -102,7 +102,7 @@ ConfigureNetwork(PfcTopologyHelper& net)
     net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(5000));
 }
 
-/// Stop every sender of \p rdma now (the drain test of paper 002). \param rdma the NICs
+/// Stop every sender of \p rdma now (the drain test of the TTL scheme). \param rdma the NICs
 void
 StopAllFlows(RdmaHelper* rdma)
 {
@@ -940,7 +940,7 @@ class BouncePacketTestCase : public TestCase
 
 /**
  * \ingroup tagger-tests
- * Paper 001, Section VII-B (Fig. 8).  Clos testbed (Fig. 2) with the Clos
+ * Tagger (ToN), Section VII-B (Fig. 8).  Clos testbed (Fig. 2) with the Clos
  * 1-bounce rules.  Blue H5 -> H13 is pinned to T2-L2-S1-L3-S2-L4-T4: L3
  * bounces it (down from S1, up to S2), tag 1 -> 2.  H14, H15 and H16 send to
  * H13 too, all at line rate (no DCQCN): T4 -> H13 is the bottleneck and the
@@ -1052,7 +1052,7 @@ class EgressByOldTagTestCase : public TestCase
 enum class FuzzMode : uint8_t
 {
     TAGGER = 0, //!< Tagger, Clos rules: shortest + 1-bounce (2 lossless tags)
-    TTL,        //!< TTL priorities (paper 002)
+    TTL,        //!< TTL priorities (the TTL scheme)
     PFC,        //!< plain PFC, one lossless class
     COUNT       //!< number of modes (not a mode)
 };
@@ -1380,7 +1380,7 @@ class DataplaneFuzzTestCase : public TestCase
         Simulator::Run();
 
         // The drain test: the senders stopped 2 ms ago.  Lossless bytes that
-        // are still buffered will never leave (paper 002's definition).
+        // are still buffered will never leave (the TTL scheme's definition).
         census.CountQueued();
         bool oracleDeadlock = oracle->HasDeadlock();
         uint64_t undrained = net.GetLosslessBytes();

@@ -5,7 +5,7 @@
 /**
  * \file
  * \ingroup tagger-tests
- * The deadlock experiments of paper 001, Section VIII-B, as tests of the
+ * The deadlock experiments of Tagger (ToN), Section VIII-B, as tests of the
  * TestSuite "tagger" (through MakeTaggerScenarioTestCases()): the same
  * TaggerExperimentHelper runs as the examples tagger-clos-bounce (Figs. 3
  * and 10), tagger-routing-loop (Fig. 11) and tagger-pause-propagation

@@ -16,7 +16,7 @@
 
 #include "ns3/tagger-algorithms.h"
 #include "ns3/tagger-elp.h"
-#include "ns3/tagger-rules.h"
+#include "ns3/tagger-rule-table.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/tagger-topology.h"
 #include "ns3/tagger-verifier.h"

@@ -13,7 +13,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: $0 demo|test" >&2
-    echo "  demo  build, then run tagger-clos-bounce (paper 001, Fig. 10) without and with Tagger" >&2
+    echo "  demo  build, then run tagger-clos-bounce (Tagger (ToN), Fig. 10) without and with Tagger" >&2
     echo "  test  build, then run every test (ctest --output-on-failure)" >&2
     exit 2
 }
@@ -52,7 +52,7 @@ cmake --build "$build" -j "$jobs"
 
 case $mode in
     demo)
-        step "demo: tagger-clos-bounce (paper 001, Figs. 3 and 10), plain PFC then Tagger"
+        step "demo: tagger-clos-bounce (Tagger (ToN), Figs. 3 and 10), plain PFC then Tagger"
         mkdir -p "$build/demo"
         set -x
         "$build/tagger-clos-bounce" --tagger=0 --out="$build/demo/pfc"

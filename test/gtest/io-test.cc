@@ -8,7 +8,7 @@
  */
 
 #include "tagger-io.h"
-#include "tagger-rules.h"
+#include "tagger-rule-table.h"
 #include "tagger-topology-generators.h"
 #include "tagger-topology.h"
 #include "test-util.h"

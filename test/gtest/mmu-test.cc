@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Tests of ns3::SwitchMmu, the PFC switch buffer of paper 004 (Section II-B/C)
- * with the headroom formulas of paper 004 (Eq. 1) and paper 002 (Eq. 14).
+ * Tests of ns3::SwitchMmu, the PFC switch buffer of the PFC buffer background (Section II-B/C)
+ * with the headroom formulas of the PFC buffer background (Eq. 1) and the TTL scheme (Eq. 14).
  *
  * Every expected number is worked out by hand in the comment next to it.  The
  * small configuration used by most tests ("Small") is:
@@ -210,7 +210,7 @@ TEST(MmuAttributes, DefaultsAndNames)
     mmu->GetAttribute("ThresholdMode", e);
     EXPECT_EQ(e.Get(), SwitchMmu::DYNAMIC);
     mmu->GetAttribute("HeadroomMode", e);
-    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_004);
+    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_FIXED_RESPONSE);
     mmu->GetAttribute("HeadroomCheck", e);
     EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_OCCUPANCY);
 
@@ -218,15 +218,15 @@ TEST(MmuAttributes, DefaultsAndNames)
     mmu->SetAttribute("ThresholdMode", StringValue("Static"));
     mmu->GetAttribute("ThresholdMode", e);
     EXPECT_EQ(e.Get(), SwitchMmu::STATIC);
-    mmu->SetAttribute("HeadroomMode", StringValue("Ttl002"));
+    mmu->SetAttribute("HeadroomMode", StringValue("WireProcessing"));
     mmu->GetAttribute("HeadroomMode", e);
-    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_002);
+    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_WIRE_PROCESSING);
     mmu->SetAttribute("HeadroomMode", StringValue("Fixed"));
     mmu->GetAttribute("HeadroomMode", e);
     EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_FIXED);
-    mmu->SetAttribute("HeadroomMode", StringValue("Ieee004"));
+    mmu->SetAttribute("HeadroomMode", StringValue("FixedResponse"));
     mmu->GetAttribute("HeadroomMode", e);
-    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_004);
+    EXPECT_EQ(e.Get(), SwitchMmu::HEADROOM_FIXED_RESPONSE);
     mmu->SetAttribute("HeadroomCheck", StringValue("QueueLength"));
     mmu->GetAttribute("HeadroomCheck", e);
     EXPECT_EQ(e.Get(), SwitchMmu::QUEUE_LENGTH);
@@ -245,38 +245,51 @@ TEST(MmuAttributes, DefaultsAndNames)
 
 TEST(MmuHeadroom, PaperValuesAt40G)
 {
-    // Paper 004: C * Dprop = 40e9 b/s * 1.5e-6 s = 60,000 b = 7,500 B;
+    // The PFC buffer background: C * Dprop = 40e9 b/s * 1.5e-6 s = 60,000 b = 7,500 B;
     // eta = 2 (7,500 + 1,500) + 3,840 = 18,000 + 3,840 = 21,840 B.
-    EXPECT_EQ(SwitchMmu::Headroom004(DataRate("40Gbps"), NanoSeconds(1500), 1500), 21840U);
-    // Paper 002: r * t_pro = 40e9 * 768e-9 = 30,720 b = 3,840 B (60 quanta of 512 b);
+    EXPECT_EQ(SwitchMmu::HeadroomFixedResponse(DataRate("40Gbps"), NanoSeconds(1500), 1500),
+              21840U);
+    // The TTL scheme: r * t_pro = 40e9 * 768e-9 = 30,720 b = 3,840 B (60 quanta of 512 b);
     // b_hr = 2 (1,500 + 64 + 7,500) + 3,840 = 18,128 + 3,840 = 21,968 B.
-    EXPECT_EQ(
-        SwitchMmu::Headroom002(DataRate("40Gbps"), NanoSeconds(1500), 1500, 64, NanoSeconds(768)),
-        21968U);
+    EXPECT_EQ(SwitchMmu::HeadroomWireProcessing(DataRate("40Gbps"),
+                                                NanoSeconds(1500),
+                                                1500,
+                                                64,
+                                                NanoSeconds(768)),
+              21968U);
 }
 
 TEST(MmuHeadroom, HandComputedCases)
 {
     // 100 Gbps, 100 m at 5 ns/m: Dprop = 500 ns; C * Dprop = 1e11 * 5e-7 = 50,000 b
-    // = 6,250 B. 004: 2 (6,250 + 1,500) + 3,840 = 15,500 + 3,840 = 19,340 B.
-    EXPECT_EQ(SwitchMmu::Headroom004(DataRate("100Gbps"), NanoSeconds(500), 1500), 19340U);
-    // 002 with t_pro = 400 ns: r * t_pro = 1e11 * 4e-7 = 40,000 b = 5,000 B;
+    // = 6,250 B. FixedResponse: 2 (6,250 + 1,500) + 3,840 = 15,500 + 3,840 = 19,340 B.
+    EXPECT_EQ(SwitchMmu::HeadroomFixedResponse(DataRate("100Gbps"), NanoSeconds(500), 1500),
+              19340U);
+    // WireProcessing with t_pro = 400 ns: r * t_pro = 1e11 * 4e-7 = 40,000 b = 5,000 B;
     // 2 (1,500 + 64 + 6,250) + 5,000 = 15,628 + 5,000 = 20,628 B.
-    EXPECT_EQ(
-        SwitchMmu::Headroom002(DataRate("100Gbps"), NanoSeconds(500), 1500, 64, NanoSeconds(400)),
-        20628U);
+    EXPECT_EQ(SwitchMmu::HeadroomWireProcessing(DataRate("100Gbps"),
+                                                NanoSeconds(500),
+                                                1500,
+                                                64,
+                                                NanoSeconds(400)),
+              20628U);
     // Rounding up: 10 Gbps * 1 ns = 10 b = 1.25 B -> 2 B;
-    // 004: 2 (2 + 1,500) + 3,840 = 3,004 + 3,840 = 6,844 B.
-    EXPECT_EQ(SwitchMmu::Headroom004(DataRate("10Gbps"), NanoSeconds(1), 1500), 6844U);
+    // FixedResponse: 2 (2 + 1,500) + 3,840 = 3,004 + 3,840 = 6,844 B.
+    EXPECT_EQ(SwitchMmu::HeadroomFixedResponse(DataRate("10Gbps"), NanoSeconds(1), 1500), 6844U);
     // 002: r t_wire = 2 B as above, r t_pro = 10 Gbps * 3 ns = 30 b = 3.75 B -> 4 B;
     // 2 (1,500 + 64 + 2) + 4 = 3,132 + 4 = 3,136 B.
-    EXPECT_EQ(SwitchMmu::Headroom002(DataRate("10Gbps"), NanoSeconds(1), 1500, 64, NanoSeconds(3)),
+    EXPECT_EQ(SwitchMmu::HeadroomWireProcessing(DataRate("10Gbps"),
+                                                NanoSeconds(1),
+                                                1500,
+                                                64,
+                                                NanoSeconds(3)),
               3136U);
     // A product beyond 64 bits in bit-femtoseconds: 400 Gbps * 10 ms = 4e9 b = 5e8 B;
     // 2 (500,000,000 + 1,500) + 3,840 = 1,000,003,000 + 3,840 = 1,000,006,840 B.
-    EXPECT_EQ(SwitchMmu::Headroom004(DataRate("400Gbps"), MilliSeconds(10), 1500), 1000006840ULL);
+    EXPECT_EQ(SwitchMmu::HeadroomFixedResponse(DataRate("400Gbps"), MilliSeconds(10), 1500),
+              1000006840ULL);
     // Zero delay: 2 * 1,500 + 3,840 = 6,840 B.
-    EXPECT_EQ(SwitchMmu::Headroom004(DataRate("40Gbps"), Seconds(0), 1500), 6840U);
+    EXPECT_EQ(SwitchMmu::HeadroomFixedResponse(DataRate("40Gbps"), Seconds(0), 1500), 6840U);
 }
 
 TEST(MmuSetup, PerPortHeadroomAndSharedPool)
@@ -286,7 +299,7 @@ TEST(MmuSetup, PerPortHeadroomAndSharedPool)
     mmu->SetPortLink(1, DataRate("100Gbps"), NanoSeconds(500), 1500, NanoSeconds(400));
     mmu->SetPortLink(0, DataRate("40Gbps"), NanoSeconds(1500), 1500, NanoSeconds(768));
     mmu->Setup(2);
-    // Ieee004: eta_0 = 21,840, eta_1 = 19,340 (MmuHeadroom tests).
+    // FixedResponse: eta_0 = 21,840, eta_1 = 19,340 (MmuHeadroom tests).
     EXPECT_EQ(mmu->GetHeadroomSize(0), 21840U);
     EXPECT_EQ(mmu->GetHeadroomSize(1), 19340U);
     EXPECT_EQ(mmu->GetPrivateSize(), 3072U);
@@ -299,9 +312,9 @@ TEST(MmuSetup, PerPortHeadroomAndSharedPool)
     EXPECT_EQ(mmu->GetDynamicThreshold(), 1138239U);
     EXPECT_EQ(mmu->GetXon(), 1135167U);
 
-    // Ttl002, Setup again: eta_0 = 21,968, eta_1 = 20,628; reserved 7 * (6,144 + 42,596)
+    // WireProcessing, Setup again: eta_0 = 21,968, eta_1 = 20,628; reserved 7 * (6,144 + 42,596)
     // = 7 * 48,740 = 341,180; Bs = 9,437,184 - 341,180 = 9,096,004.
-    mmu->SetAttribute("HeadroomMode", StringValue("Ttl002"));
+    mmu->SetAttribute("HeadroomMode", StringValue("WireProcessing"));
     mmu->Setup(2);
     EXPECT_EQ(mmu->GetHeadroomSize(0), 21968U);
     EXPECT_EQ(mmu->GetHeadroomSize(1), 20628U);
@@ -343,7 +356,7 @@ TEST(MmuSetup, SmallConfiguration)
 TEST(MmuSetup, FixedHeadroomBelowLinkNeedWarns)
 {
     Ptr<SwitchMmu> mmu = Small(); // fixed eta 6,000
-    // Port 1 at 40 Gbps, 1.5 us, 1500 B needs 21,840 B (Ieee004); port 0 has no link.
+    // Port 1 at 40 Gbps, 1.5 us, 1500 B needs 21,840 B (FixedResponse); port 0 has no link.
     mmu->SetPortLink(1, DataRate("40Gbps"), NanoSeconds(1500), 1500, NanoSeconds(768));
     std::ostringstream captured;
     std::streambuf* old = std::clog.rdbuf(captured.rdbuf());
@@ -1484,5 +1497,5 @@ TEST(MmuDeathTest, FormulaModeNeedsLink)
             mmu->SetPortLink(0, DataRate("40Gbps"), NanoSeconds(1500), 1500, NanoSeconds(768));
             mmu->Setup(2);
         },
-        "Ieee004 but port 1 has no link");
+        "FixedResponse but port 1 has no link");
 }

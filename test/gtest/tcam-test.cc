@@ -10,7 +10,7 @@
 
 #include "tagger-algorithms.h"
 #include "tagger-elp.h"
-#include "tagger-rules.h"
+#include "tagger-rule-table.h"
 #include "tagger-topology.h"
 #include "test-util.h"
 

@@ -29,7 +29,7 @@ TaggerClassifier::GetTypeId()
             .SetGroupName("Tagger")
             .AddConstructor<TaggerClassifier>()
             .AddAttribute("EgressByOldTag",
-                          "Queue a packet at egress by its OLD tag (wrong: paper 001 Section "
+                          "Queue a packet at egress by its OLD tag (wrong: Tagger (ToN) Section "
                           "VII-B; lossless packets drop) instead of its new tag.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&TaggerClassifier::m_egressByOldTag),

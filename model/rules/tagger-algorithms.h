@@ -8,7 +8,7 @@
 #define TAGGER_ALGORITHMS_H
 
 #include "tagger-elp.h"
-#include "tagger-rules.h"
+#include "tagger-rule-table.h"
 #include "tagger-topology.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "tagger-rules.h"
+#include "tagger-rule-table.h"
 
 #include <algorithm>
 #include <map>

@@ -8,7 +8,8 @@
 #define TAGGER_CLASSIFIER_H
 
 #include "pfc-classifier.h"
-#include "tagger-rules.h"
+
+#include "ns3/tagger-rule-table.h"
 
 #include <vector>
 
@@ -23,7 +24,7 @@ namespace ns3
 
 /**
  * \ingroup tagger
- * Tagger in the switch (paper 001, Section VII): the tag travels in the IPv4
+ * Tagger in the switch (Tagger (ToN), Section VII): the tag travels in the IPv4
  * DSCP; ingress queue = the tag (tag 0, the lossy tag, uses queue 0); the
  * rule (tag, in port, out port) -> new tag is applied with TCAM semantics
  * (first matching entry; no match -> the lossy tag); the egress queue is the
@@ -76,7 +77,7 @@ class TaggerClassifier : public PfcClassifier
 
 /**
  * \ingroup tagger
- * TTL-based priorities (paper 002): hosts send with TTL = Ttl0; a packet
+ * TTL-based priorities (the TTL scheme): hosts send with TTL = Ttl0; a packet
  * that arrives with TTL t is in class Ttl0 - t (0 at the first switch) and
  * stays in that class through the switch (egress queue = ingress queue); the
  * next switch sees one class higher.  A path through s switches needs

@@ -8,7 +8,7 @@
 #define TAGGER_VERIFIER_H
 
 #include "tagger-elp.h"
-#include "tagger-rules.h"
+#include "tagger-rule-table.h"
 
 #include <cstdint>
 #include <string>

@@ -29,7 +29,7 @@ namespace ns3
 /**
  * \ingroup tagger
  * The memory management unit of a PFC switch, as described in the background
- * of paper 004 (Section II-B/C).
+ * of the PFC buffer background (Section II-B/C).
  *
  * One buffer of BufferSize bytes is hard-split into a lossy pool
  * (LossyPoolSize) and a lossless pool (the rest).
@@ -87,16 +87,18 @@ class SwitchMmu : public Object
     /// How the headroom eta of a port is chosen.
     enum HeadroomMode
     {
-        HEADROOM_004,  //!< eta = 2 (C * Dprop + L_MTU) + 3840 B (paper 004, Eq. 1)
-        HEADROOM_002,  //!< eta = 2 (L_MTU + L_PFC + r * t_wire) + r * t_pro (paper 002, Sec. 2)
-        HEADROOM_FIXED //!< eta = Headroom attribute
+        HEADROOM_FIXED_RESPONSE,  //!< eta = 2 (C * Dprop + L_MTU) + 3840 B (the PFC buffer
+                                  //!< background, Eq. 1)
+        HEADROOM_WIRE_PROCESSING, //!< eta = 2 (L_MTU + L_PFC + r * t_wire) + r * t_pro (the TTL
+                                  //!< scheme, Sec. 2)
+        HEADROOM_FIXED            //!< eta = Headroom attribute
     };
 
     /// How case 3 (headroom) is told from case 4 (drop).
     enum HeadroomCheck
     {
         HEADROOM_OCCUPANCY, //!< headroom bytes of the queue < eta (default)
-        QUEUE_LENGTH        //!< q < phi + T(t) + eta, paper 004 literally
+        QUEUE_LENGTH        //!< q < phi + T(t) + eta, the PFC buffer background literally
     };
 
     /// Result of admitting a lossless packet.
@@ -133,17 +135,17 @@ class SwitchMmu : public Object
      */
     void SetPortLink(uint32_t port, DataRate rate, Time propagation, uint32_t mtu, Time processing);
 
-    /// \return eta of paper 004: 2 (C * Dprop + L_MTU) + 3840 B
+    /// \return eta of the PFC buffer background: 2 (C * Dprop + L_MTU) + 3840 B
     /// \param rate C \param propagation Dprop \param mtu L_MTU
-    static uint64_t Headroom004(DataRate rate, Time propagation, uint32_t mtu);
-    /// \return eta of paper 002: 2 (L_MTU + L_PFC + r * t_wire) + r * t_pro
+    static uint64_t HeadroomFixedResponse(DataRate rate, Time propagation, uint32_t mtu);
+    /// \return eta of the TTL scheme: 2 (L_MTU + L_PFC + r * t_wire) + r * t_pro
     /// \param rate r \param wire t_wire \param mtu L_MTU \param pfcFrame L_PFC (64 B)
     /// \param processing t_pro
-    static uint64_t Headroom002(DataRate rate,
-                                Time wire,
-                                uint32_t mtu,
-                                uint32_t pfcFrame,
-                                Time processing);
+    static uint64_t HeadroomWireProcessing(DataRate rate,
+                                           Time wire,
+                                           uint32_t mtu,
+                                           uint32_t pfcFrame,
+                                           Time processing);
 
     /// \param cls class \return whether it is lossless (LosslessClasses bit set)
     bool IsLossless(uint8_t cls) const;

@@ -41,7 +41,7 @@ namespace ns3
  * drains.  A cycle of such waits is a deadlock; it formed when the last of
  * its pauses began.
  *
- * Also the definition test of paper 002: stop every sender, let the
+ * Also the definition test of the TTL scheme: stop every sender, let the
  * network run; lossless bytes that never drain are deadlocked
  * (GetLosslessBytes() after a drain period).
  */

@@ -41,10 +41,11 @@ NS_OBJECT_ENSURE_REGISTERED(SwitchMmu);
 namespace
 {
 
-/// Size of a PFC frame, L_PFC of paper 002 (a minimum-size Ethernet frame), in bytes.
+/// Size of a PFC frame, L_PFC of the TTL scheme (a minimum-size Ethernet frame), in bytes.
 constexpr uint32_t kPfcFrameBytes = 64;
 
-/// The worst-case PFC processing allowance of paper 004, in bytes (60 quanta of 512 bits).
+/// The worst-case PFC processing allowance of the PFC buffer background, in bytes (60 quanta of 512
+/// bits).
 constexpr uint64_t kPfcProcessingBytes = 3840;
 
 /**
@@ -84,10 +85,10 @@ HeadroomModeName(SwitchMmu::HeadroomMode mode)
 {
     switch (mode)
     {
-    case SwitchMmu::HEADROOM_004:
-        return "Ieee004";
-    case SwitchMmu::HEADROOM_002:
-        return "Ttl002";
+    case SwitchMmu::HEADROOM_FIXED_RESPONSE:
+        return "FixedResponse";
+    case SwitchMmu::HEADROOM_WIRE_PROCESSING:
+        return "WireProcessing";
     case SwitchMmu::HEADROOM_FIXED:
         return "Fixed";
     }
@@ -156,15 +157,15 @@ SwitchMmu::GetTypeId()
                           MakeUintegerAccessor(&SwitchMmu::m_xonOffset),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("HeadroomMode",
-                          "How the headroom eta of a port is sized: Ieee004 "
-                          "(2 (C Dprop + L_MTU) + 3840 B), Ttl002 "
+                          "How the headroom eta of a port is sized: FixedResponse "
+                          "(2 (C Dprop + L_MTU) + 3840 B), WireProcessing "
                           "(2 (L_MTU + L_PFC + r t_wire) + r t_pro) or Fixed (Headroom).",
-                          EnumValue(SwitchMmu::HEADROOM_004),
+                          EnumValue(SwitchMmu::HEADROOM_FIXED_RESPONSE),
                           MakeEnumAccessor(&SwitchMmu::m_headroomMode),
-                          MakeEnumChecker(SwitchMmu::HEADROOM_004,
-                                          "Ieee004",
-                                          SwitchMmu::HEADROOM_002,
-                                          "Ttl002",
+                          MakeEnumChecker(SwitchMmu::HEADROOM_FIXED_RESPONSE,
+                                          "FixedResponse",
+                                          SwitchMmu::HEADROOM_WIRE_PROCESSING,
+                                          "WireProcessing",
                                           SwitchMmu::HEADROOM_FIXED,
                                           "Fixed"))
             .AddAttribute("Headroom",
@@ -172,18 +173,19 @@ SwitchMmu::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SwitchMmu::m_fixedHeadroom),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("HeadroomCheck",
-                          "How case 3 (headroom) is told from case 4 (drop). Occupancy: the "
-                          "queue's headroom bytes are below eta (T(t) may shrink after the "
-                          "PAUSE without eating the reserved headroom). QueueLength: paper "
-                          "004's q < phi + T(t) + eta taken literally, which drops in-flight "
-                          "packets when T(t) shrinks after a PAUSE.",
-                          EnumValue(SwitchMmu::HEADROOM_OCCUPANCY),
-                          MakeEnumAccessor(&SwitchMmu::m_headroomCheck),
-                          MakeEnumChecker(SwitchMmu::HEADROOM_OCCUPANCY,
-                                          "Occupancy",
-                                          SwitchMmu::QUEUE_LENGTH,
-                                          "QueueLength"))
+            .AddAttribute(
+                "HeadroomCheck",
+                "How case 3 (headroom) is told from case 4 (drop). Occupancy: the "
+                "queue's headroom bytes are below eta (T(t) may shrink after the "
+                "PAUSE without eating the reserved headroom). QueueLength: the PFC buffer "
+                "background's q < phi + T(t) + eta taken literally, which drops in-flight "
+                "packets when T(t) shrinks after a PAUSE.",
+                EnumValue(SwitchMmu::HEADROOM_OCCUPANCY),
+                MakeEnumAccessor(&SwitchMmu::m_headroomCheck),
+                MakeEnumChecker(SwitchMmu::HEADROOM_OCCUPANCY,
+                                "Occupancy",
+                                SwitchMmu::QUEUE_LENGTH,
+                                "QueueLength"))
             .AddAttribute("LosslessClasses",
                           "Bitmask of the lossless classes (bit j: class j is lossless; "
                           "dimensionless). Default 0xFE: classes 1..7 lossless, 0 lossy.",
@@ -225,7 +227,7 @@ SwitchMmu::SwitchMmu()
       m_staticXoff(65536),
       m_staticXon(32768),
       m_xonOffset(3072),
-      m_headroomMode(HEADROOM_004),
+      m_headroomMode(HEADROOM_FIXED_RESPONSE),
       m_headroomCheck(HEADROOM_OCCUPANCY),
       m_fixedHeadroom(0),
       m_losslessClasses(0xFE),
@@ -242,16 +244,21 @@ SwitchMmu::SwitchMmu()
 }
 
 uint64_t
-SwitchMmu::Headroom004(DataRate rate, Time propagation, uint32_t mtu)
+SwitchMmu::HeadroomFixedResponse(DataRate rate, Time propagation, uint32_t mtu)
 {
-    // eta = 2 (C * Dprop + L_MTU) + 3840 B (paper 004, Eq. 1), C * Dprop rounded up.
+    // eta = 2 (C * Dprop + L_MTU) + 3840 B (the PFC buffer background, Eq. 1), C * Dprop rounded
+    // up.
     return 2 * (BytesInFlight(rate, propagation, "propagation") + mtu) + kPfcProcessingBytes;
 }
 
 uint64_t
-SwitchMmu::Headroom002(DataRate rate, Time wire, uint32_t mtu, uint32_t pfcFrame, Time processing)
+SwitchMmu::HeadroomWireProcessing(DataRate rate,
+                                  Time wire,
+                                  uint32_t mtu,
+                                  uint32_t pfcFrame,
+                                  Time processing)
 {
-    // b_hr = 2 (s_MTU + s_PFC + r * t_wire) + r * t_pro (paper 002, Eq. 14); each
+    // b_hr = 2 (s_MTU + s_PFC + r * t_wire) + r * t_pro (the TTL scheme, Eq. 14); each
     // r * t rounded up on its own.
     return 2 * (static_cast<uint64_t>(mtu) + pfcFrame + BytesInFlight(rate, wire, "wire")) +
            BytesInFlight(rate, processing, "processing");
@@ -317,17 +324,19 @@ SwitchMmu::Setup(uint32_t nPorts)
             eta = m_fixedHeadroom;
             if (link.known)
             {
-                const uint64_t needed = Headroom004(link.rate, link.propagation, link.mtu);
+                const uint64_t needed =
+                    HeadroomFixedResponse(link.rate, link.propagation, link.mtu);
                 if (eta < needed)
                 {
                     NS_LOG_WARN("SwitchMmu: port " << port << ": fixed Headroom " << eta
-                                                   << " B is below the Ieee004 headroom " << needed
+                                                   << " B is below the FixedResponse headroom "
+                                                   << needed
                                                    << " B of its link: lossless drops possible");
                 }
             }
             break;
-        case HEADROOM_004:
-        case HEADROOM_002:
+        case HEADROOM_FIXED_RESPONSE:
+        case HEADROOM_WIRE_PROCESSING:
             if (!link.known)
             {
                 NS_FATAL_ERROR("SwitchMmu::Setup: HeadroomMode is "
@@ -335,13 +344,13 @@ SwitchMmu::Setup(uint32_t nPorts)
                                << " has no link: call SetPortLink(" << port
                                << ", ...) before Setup, or use HeadroomMode Fixed");
             }
-            eta = m_headroomMode == HEADROOM_004
-                      ? Headroom004(link.rate, link.propagation, link.mtu)
-                      : Headroom002(link.rate,
-                                    link.propagation,
-                                    link.mtu,
-                                    kPfcFrameBytes,
-                                    link.processing);
+            eta = m_headroomMode == HEADROOM_FIXED_RESPONSE
+                      ? HeadroomFixedResponse(link.rate, link.propagation, link.mtu)
+                      : HeadroomWireProcessing(link.rate,
+                                               link.propagation,
+                                               link.mtu,
+                                               kPfcFrameBytes,
+                                               link.processing);
             break;
         }
         m_headroom[port] = eta;
@@ -517,7 +526,7 @@ SwitchMmu::ReleaseLossless(uint32_t port, uint8_t cls, uint32_t bytes)
     // Xon (and T) after the release.  An OFF queue that the release empties turns
     // ON as well, even when Xon is 0 (T(t) <= XonOffset, or StaticXon 0): w < Xon
     // can then never hold, and the paused queue gets no other event that could
-    // turn it ON (a deliberate addition to paper 004's rule).
+    // turn it ON (a deliberate addition to the PFC buffer background's rule).
     bool resume = false;
     if (queue.off && queue.headroomBytes == 0 && (queue.sharedBytes < GetXon() || q == bytes))
     {

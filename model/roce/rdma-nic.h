@@ -7,14 +7,13 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
-#include "pfc-net-device.h"
-#include "pfc-switch-net-device.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch-net-device.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
@@ -150,7 +149,7 @@ class RdmaNic : public Object
     /**
      * Stop every flow of this NIC now: no more data packets (new or
      * retransmitted) leave; ACKs, NAKs and CNPs still do.  Unfinished flows
-     * stay unfinished in the records.  Used by the drain test of paper 002.
+     * stay unfinished in the records.  Used by the drain test of the TTL scheme.
      */
     void StopFlows();
 

@@ -52,7 +52,7 @@ std::string PfcDropReasonName(PfcDropReason reason);
  */
 std::ostream& operator<<(std::ostream& os, PfcDropReason reason);
 
-/// Where the MMU accounted an admitted lossless packet (paper 004, the four cases).
+/// Where the MMU accounted an admitted lossless packet (the PFC buffer background, the four cases).
 enum class MmuSegment : uint8_t
 {
     PRIVATE = 0, //!< case 1: q < phi

@@ -4,8 +4,8 @@
  * Part of the tagger algorithm library: plain C++17, no ns-3 header.
  */
 
-#ifndef TAGGER_RULES_H
-#define TAGGER_RULES_H
+#ifndef TAGGER_RULE_TABLE_H
+#define TAGGER_RULE_TABLE_H
 
 #include "tagger-topology.h"
 
@@ -125,4 +125,4 @@ Tag LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo
 } // namespace tagger
 } // namespace ns3
 
-#endif /* TAGGER_RULES_H */
+#endif /* TAGGER_RULE_TABLE_H */

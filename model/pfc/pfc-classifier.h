@@ -41,7 +41,7 @@ struct PfcPacketContext
  * \ingroup tagger
  * The switch's priority policy.  One small interface, so that plain PFC
  * (DSCP/PCP map), Tagger rules and TTL priorities are interchangeable
- * (DESIGN.md, "Data plane").
+ *.
  */
 class PfcClassifier : public Object
 {
