@@ -77,8 +77,11 @@ def build(bld):
     module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
     module.source = [
         'helper/pfc-helper.cc',
+        'helper/pfc-route-helper.cc',
+        'helper/pfc-stats-helper.cc',
         'helper/pfc-topology-helper.cc',
         'helper/rdma-helper.cc',
+        'helper/tagger-experiment-command-line.cc',
         'helper/tagger-experiment-helper.cc',
         'helper/tagger-helper.cc',
         'model/pfc/pfc-channel.cc',
@@ -111,8 +114,11 @@ def build(bld):
     headers.module = 'tagger'
     headers.source = [
         'helper/pfc-helper.h',
+        'helper/pfc-route-helper.h',
+        'helper/pfc-stats-helper.h',
         'helper/pfc-topology-helper.h',
         'helper/rdma-helper.h',
+        'helper/tagger-experiment-command-line.h',
         'helper/tagger-experiment-helper.h',
         'helper/tagger-helper.h',
         'model/pfc/pfc-channel.h',

@@ -48,6 +48,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/tagger-topology-generators.h"
@@ -227,12 +228,12 @@ InstallIncast(const BenchConfig& cfg, const NodeContainer& hosts, Ipv4Address re
 
 /**
  * Run the simulation of the current phase and time it.
- * \param cfg the benchmark \param r filled with events, wall time and counts
+ * \param stopMs simulated time (ms) \param r filled with events, wall time and counts
  */
 void
-RunTimed(const BenchConfig& cfg, PhaseResult& r)
+RunTimed(double stopMs, PhaseResult& r)
 {
-    Simulator::Stop(MicroSeconds(uint64_t(cfg.stopMs * 1000)));
+    Simulator::Stop(MicroSeconds(uint64_t(stopMs * 1000)));
     uint64_t events0 = Simulator::GetEventCount();
     double c0 = CpuNow();
     double t0 = WallNow();
@@ -284,13 +285,14 @@ RunOurs(const BenchConfig& cfg)
     }
     InstallIncast(cfg, net.GetHosts(), net.GetHostAddress(0), uint8_t(cfg.cls << 5));
     r.buildWall = WallNow() - b0;
-    RunTimed(cfg, r);
+    RunTimed(cfg.stopMs, r);
     for (const auto& dev : devices)
     {
         r.pfcFrames += dev->GetPfcTxFrames();
     }
     r.hops = r.frames - r.pfcFrames;
-    uint64_t drops = net.GetDropCount() + net.GetTrafficControlDrops();
+    PfcStatsHelper stats(net);
+    uint64_t drops = stats.GetDropCount() + stats.GetTrafficControlDrops();
     if (drops > 0)
     {
         std::cout << "  warning: ours dropped " << drops << " packets\n";
@@ -371,7 +373,7 @@ RunStock(const BenchConfig& cfg)
     // Same TOS as ours (stock routers ignore it).
     InstallIncast(cfg, hosts, hostAddress[hostIds[0]], uint8_t(cfg.cls << 5));
     r.buildWall = WallNow() - b0;
-    RunTimed(cfg, r);
+    RunTimed(cfg.stopMs, r);
     r.hops = r.frames; // p2p links carry only the data packets here (no ARP, no routing protocol)
     uint64_t drops = 0;
     for (auto it = all.Begin(); it != all.End(); ++it)
@@ -425,35 +427,17 @@ PrintPhase(const PhaseResult& r, uint32_t run)
 }
 
 /**
- * The k=16 memory benchmark (in this process: run it in a fresh one).
- * \param flows random flows \param ms simulated time \param rate link rate
- * \param delay link delay \param packetSize UDP payload \param cls class
- * \param seed pair seed
+ * Random (source, destination) pairs, source != destination, each an OnOff
+ * flow at line rate (--rate, --packet-size, --cls; pairs and starts from
+ * --seed) for \p ms; a sink on every destination.
+ * \param cfg the options \param flows how many \param ms simulated time
+ * \param net the network
  */
 void
-RunK16(uint32_t flows,
-       double ms,
-       const std::string& rate,
-       const std::string& delay,
-       uint32_t packetSize,
-       uint32_t cls,
-       uint32_t seed)
+InstallRandomFlows(const BenchConfig& cfg, uint32_t flows, double ms, const PfcTopologyHelper& net)
 {
-    const uint32_t k = 16;
-    double rss0 = ProcStatusMb("VmRSS");
-    double b0 = WallNow();
-    tagger::Topology topo = tagger::MakeFatTree(k);
-    double b1 = WallNow();
-    PfcTopologyHelper net(topo);
-    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(rate));
-    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(delay));
-    net.Build();
-    double b2 = WallNow();
     uint32_t nHosts = net.GetNHosts();
-    uint32_t nSwitches = net.GetSwitches().GetN();
-
-    // Random (source, destination) pairs, source != destination.
-    std::mt19937 rng(seed);
+    std::mt19937 rng(cfg.seed);
     std::uniform_int_distribution<uint32_t> pick(0, nHosts - 1);
     std::uniform_int_distribution<int64_t> jitter(0, 10000);
     const uint16_t port = 9000;
@@ -461,7 +445,6 @@ RunK16(uint32_t flows,
                                 InetSocketAddress(Ipv4Address::GetAny(), port));
     std::vector<bool> hasSink(nHosts, false);
     const Time stop = MicroSeconds(uint64_t(ms * 1000));
-    ResetCounters();
     for (uint32_t f = 0; f < flows; ++f)
     {
         uint32_t src = pick(rng);
@@ -478,25 +461,43 @@ RunK16(uint32_t flows,
             hasSink[dst] = true;
         }
         InetSocketAddress to(net.GetHostAddress(dst), port);
-        to.SetTos(uint8_t(cls << 5));
+        to.SetTos(uint8_t(cfg.cls << 5));
         OnOffHelper onoff("ns3::UdpSocketFactory", to);
-        onoff.SetConstantRate(DataRate(rate), packetSize);
+        onoff.SetConstantRate(DataRate(cfg.rate), cfg.packetSize);
         ApplicationContainer app = onoff.Install(net.GetHost(src));
         app.Start(NanoSeconds(jitter(rng)));
         app.Stop(stop);
         app.Get(0)->TraceConnectWithoutContext("Tx", MakeCallback(&CountSent));
     }
+}
+
+/**
+ * The k=16 memory benchmark (in this process: run it in a fresh one).
+ * \param cfg the options (--rate, --delay, --packet-size, --cls, --seed)
+ * \param flows random flows \param ms simulated time
+ */
+void
+RunK16(const BenchConfig& cfg, uint32_t flows, double ms)
+{
+    const uint32_t k = 16;
+    double rss0 = ProcStatusMb("VmRSS");
+    double b0 = WallNow();
+    tagger::Topology topo = tagger::MakeFatTree(k);
+    double b1 = WallNow();
+    PfcTopologyHelper net(topo);
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(cfg.rate));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(cfg.delay));
+    net.Build();
+    double b2 = WallNow();
+    uint32_t nHosts = net.GetNHosts();
+    uint32_t nSwitches = net.GetSwitches().GetN();
+    ResetCounters();
+    InstallRandomFlows(cfg, flows, ms, net);
     double b3 = WallNow();
     double rssBuilt = ProcStatusMb("VmRSS");
 
-    Simulator::Stop(stop);
-    uint64_t events0 = Simulator::GetEventCount();
-    double c0 = CpuNow();
-    double t0 = WallNow();
-    Simulator::Run();
-    double t1 = WallNow();
-    double c1 = CpuNow();
-    uint64_t events = Simulator::GetEventCount() - events0;
+    PhaseResult r;
+    RunTimed(ms, r);
     double peak = ProcStatusMb("VmHWM");
     uint64_t forwarded = 0;
     NodeContainer switches = net.GetSwitches();
@@ -505,21 +506,22 @@ RunK16(uint32_t flows,
         forwarded += PfcHelper::GetSwitch(*it)->GetForwardedCount();
     }
 
+    PfcStatsHelper stats(net);
     std::cout << std::fixed << std::setprecision(3) << "k16: fat tree k=" << k << ": " << nHosts
               << " hosts, " << nSwitches << " switches, " << topo.GetLinks().size() << " links; "
-              << flows << " random flows at " << rate << " for " << ms << " ms simulated\n"
+              << flows << " random flows at " << cfg.rate << " for " << ms << " ms simulated\n"
               << "k16: build: topology " << (b1 - b0) << " s, ns-3 network " << (b2 - b1)
               << " s, applications " << (b3 - b2) << " s, total " << (b3 - b0) << " s\n"
-              << "k16: run " << (t1 - t0) << " s wall, " << (c1 - c0) << " s CPU, " << events
+              << "k16: run " << r.wall << " s wall, " << r.cpu << " s CPU, " << r.events
               << " events, "
               << "packets sent=" << g_sent << " delivered=" << g_delivered
-              << " switch-forwarded=" << forwarded << " pauses=" << net.GetPauseCount()
-              << " drops=" << net.GetDropCount()
-              << " traffic-control-drops=" << net.GetTrafficControlDrops() << "\n"
+              << " switch-forwarded=" << forwarded << " pauses=" << stats.GetPauseCount()
+              << " drops=" << stats.GetDropCount()
+              << " traffic-control-drops=" << stats.GetTrafficControlDrops() << "\n"
               << std::setprecision(1) << "k16: RSS at start " << rss0 << " MiB, after build "
               << rssBuilt << " MiB, peak (VmHWM) " << peak << " MiB\n"
               << std::setprecision(3) << "RESULT k16_peak_rss_mb=" << std::setprecision(1) << peak
-              << " k16_build_s=" << std::setprecision(3) << (b3 - b0) << " k16_run_s=" << (t1 - t0)
+              << " k16_build_s=" << std::setprecision(3) << (b3 - b0) << " k16_run_s=" << r.wall
               << " k16_hosts=" << nHosts << " k16_switches=" << nSwitches
               << " k16_under_1gb=" << (peak < 1024 ? "yes" : "no") << std::endl;
     Simulator::Destroy();
@@ -567,18 +569,27 @@ RunChild(const std::string& args)
     return pclose(child) == 0;
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The command line.
+struct BenchOptions
 {
-    BenchConfig cfg;
-    std::string mode = "both";
-    uint32_t runs = 3;
-    bool k16 = true;
-    uint32_t k16Flows = 64;
-    double k16Ms = 1;
+    BenchConfig cfg;           //!< the speed benchmark
+    std::string mode = "both"; //!< --mode
+    uint32_t runs = 3;         //!< --runs
+    bool k16 = true;           //!< --k16
+    uint32_t k16Flows = 64;    //!< --k16-flows
+    double k16Ms = 1;          //!< --k16-ms
 
+    /// Parse the options. \param argc count \param argv values
+    void Parse(int argc, char* argv[]);
+    /// \return false (after a message) when a value of the speed benchmark is bad
+    bool Check() const;
+    /// \return the arguments of the k=16 child process
+    std::string K16Arguments() const;
+};
+
+void
+BenchOptions::Parse(int argc, char* argv[])
+{
     CommandLine cmd(__FILE__);
     cmd.AddValue("mode", "both | ours | stock (speed phases) | k16 (the memory run only)", mode);
     cmd.AddValue("runs", "speed phases per mode (alternating; medians reported)", runs);
@@ -604,46 +615,80 @@ main(int argc, char* argv[])
     cmd.AddValue("k16-flows", "random flows of the k=16 run", k16Flows);
     cmd.AddValue("k16-ms", "simulated time of the k=16 run (ms)", k16Ms);
     cmd.Parse(argc, argv);
+}
 
-    if (mode == "k16")
-    {
-        RunK16(k16Flows, k16Ms, cfg.rate, cfg.delay, cfg.packetSize, cfg.cls, cfg.seed);
-        return 0;
-    }
+bool
+BenchOptions::Check() const
+{
     if (mode != "both" && mode != "ours" && mode != "stock")
     {
         std::cerr << "pfc-bench: --mode must be both, ours, stock or k16, not " << mode << "\n";
-        return 2;
+        return false;
     }
     if (cfg.k < 2 || cfg.k % 2)
     {
         std::cerr << "pfc-bench: --k must be even and >= 2, not " << cfg.k << "\n";
-        return 2;
+        return false;
     }
     const uint32_t hosts = cfg.k * cfg.k * cfg.k / 4;
     if (cfg.senders == 0 || cfg.senders >= hosts)
     {
         std::cerr << "pfc-bench: --senders must be in 1.." << hosts - 1 << " (" << hosts
                   << " hosts), not " << cfg.senders << "\n";
-        return 2;
+        return false;
     }
     if (cfg.cls > 7)
     {
         std::cerr << "pfc-bench: --cls must be a priority class 0..7, not " << cfg.cls << "\n";
-        return 2;
+        return false;
     }
     if (cfg.stockQdisc != "fifo" && cfg.stockQdisc != "none")
     {
         std::cerr << "pfc-bench: --stock-qdisc must be fifo or none, not " << cfg.stockQdisc
                   << "\n";
-        return 2;
+        return false;
     }
     if (runs == 0)
     {
         std::cerr << "pfc-bench: --runs must be positive\n";
-        return 2;
+        return false;
     }
+    return true;
+}
 
+std::string
+BenchOptions::K16Arguments() const
+{
+    std::ostringstream args;
+    args << "--mode=k16 --k16-flows=" << k16Flows << " --k16-ms=" << k16Ms
+         << " --rate=" << ShellQuote(cfg.rate) << " --delay=" << ShellQuote(cfg.delay)
+         << " --packet-size=" << cfg.packetSize << " --cls=" << cfg.cls << " --seed=" << cfg.seed;
+    return args.str();
+}
+
+/// Rates of the phases of one mode, one entry per run.
+struct ModeSeries
+{
+    std::vector<double> hops;   //!< hops per wall second
+    std::vector<double> events; //!< events per wall second
+    std::vector<double> cpu;    //!< hops per CPU second
+
+    /// Print \p r and add its rates. \param r a phase \param run its run number
+    void Add(const PhaseResult& r, uint32_t run)
+    {
+        PrintPhase(r, run);
+        hops.push_back(r.HopsPerSecond());
+        events.push_back(r.EventsPerSecond());
+        cpu.push_back(r.HopsPerCpuSecond());
+    }
+};
+
+/// The speed phases, alternating, then the medians. \param opt the options (checked)
+void
+RunSpeed(const BenchOptions& opt)
+{
+    const BenchConfig& cfg = opt.cfg;
+    const uint32_t hosts = cfg.k * cfg.k * cfg.k / 4;
     std::cout << "pfc-bench: fat tree k=" << cfg.k << " (" << hosts << " hosts), " << cfg.senders
               << " senders -> host 0, " << cfg.flowBytes << " B per flow, " << cfg.packetSize
               << " B packets, " << cfg.rate << ", " << cfg.delay << ", " << cfg.stopMs
@@ -652,52 +697,40 @@ main(int argc, char* argv[])
               << "  hops = data frames that finished transmission on a link (PhyTxEnd on every "
                  "device; PFC frames not counted); wall = Simulator::Run() only\n";
 
-    std::vector<double> oursHops;
-    std::vector<double> oursEvents;
-    std::vector<double> stockHops;
-    std::vector<double> stockEvents;
-    std::vector<double> oursCpu;
-    std::vector<double> stockCpu;
+    ModeSeries ours;
+    ModeSeries stock;
     std::vector<PhaseResult> last(2);
-    for (uint32_t run = 1; run <= runs; ++run)
+    for (uint32_t run = 1; run <= opt.runs; ++run)
     {
-        if (mode != "stock")
+        if (opt.mode != "stock")
         {
-            PhaseResult r = RunOurs(cfg);
-            PrintPhase(r, run);
-            oursHops.push_back(r.HopsPerSecond());
-            oursEvents.push_back(r.EventsPerSecond());
-            oursCpu.push_back(r.HopsPerCpuSecond());
-            last[0] = r;
+            last[0] = RunOurs(cfg);
+            ours.Add(last[0], run);
         }
-        if (mode != "ours")
+        if (opt.mode != "ours")
         {
-            PhaseResult r = RunStock(cfg);
-            PrintPhase(r, run);
-            stockHops.push_back(r.HopsPerSecond());
-            stockEvents.push_back(r.EventsPerSecond());
-            stockCpu.push_back(r.HopsPerCpuSecond());
-            last[1] = r;
+            last[1] = RunStock(cfg);
+            stock.Add(last[1], run);
         }
     }
-    if (mode == "both" && last[0].hops != last[1].hops)
+    if (opt.mode == "both" && last[0].hops != last[1].hops)
     {
         std::cout << "  note: the modes moved different numbers of packet-hops (ours "
                   << last[0].hops << ", stock " << last[1].hops << ")\n";
     }
 
-    double oh = Median(oursHops);
-    double sh = Median(stockHops);
-    double oe = Median(oursEvents);
-    double se = Median(stockEvents);
-    double oc = Median(oursCpu);
-    double sc = Median(stockCpu);
-    std::cout << std::fixed << std::setprecision(0) << "median of " << runs << " run(s):";
-    if (mode != "stock")
+    double oh = Median(ours.hops);
+    double sh = Median(stock.hops);
+    double oe = Median(ours.events);
+    double se = Median(stock.events);
+    double oc = Median(ours.cpu);
+    double sc = Median(stock.cpu);
+    std::cout << std::fixed << std::setprecision(0) << "median of " << opt.runs << " run(s):";
+    if (opt.mode != "stock")
     {
         std::cout << " ours hops/s=" << oh << " events/s=" << oe << " hops/cpu-s=" << oc << ";";
     }
-    if (mode != "ours")
+    if (opt.mode != "ours")
     {
         std::cout << " stock hops/s=" << sh << " events/s=" << se << " hops/cpu-s=" << sc << ";";
     }
@@ -706,19 +739,29 @@ main(int argc, char* argv[])
               << " events_per_s_ours=" << oe << " events_per_s_stock=" << se << std::setprecision(3)
               << " ratio=" << (sh > 0 ? oh / sh : 0) << " events_ratio=" << (se > 0 ? oe / se : 0)
               << " cpu_ratio=" << (sc > 0 ? oc / sc : 0) << std::endl;
+}
 
-    if (k16)
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    BenchOptions opt;
+    opt.Parse(argc, argv);
+    if (opt.mode == "k16")
     {
-        std::ostringstream args;
-        args << "--mode=k16 --k16-flows=" << k16Flows << " --k16-ms=" << k16Ms
-             << " --rate=" << ShellQuote(cfg.rate) << " --delay=" << ShellQuote(cfg.delay)
-             << " --packet-size=" << cfg.packetSize << " --cls=" << cfg.cls
-             << " --seed=" << cfg.seed;
-        if (!RunChild(args.str()))
-        {
-            std::cerr << "pfc-bench: the k=16 run (" << args.str() << ") failed\n";
-            return 1;
-        }
+        RunK16(opt.cfg, opt.k16Flows, opt.k16Ms);
+        return 0;
+    }
+    if (!opt.Check())
+    {
+        return 2;
+    }
+    RunSpeed(opt);
+    if (opt.k16 && !RunChild(opt.K16Arguments()))
+    {
+        std::cerr << "pfc-bench: the k=16 run (" << opt.K16Arguments() << ") failed\n";
+        return 1;
     }
     return 0;
 }

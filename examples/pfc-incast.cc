@@ -20,6 +20,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-deadlock-oracle.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/tagger-topology-generators.h"
 
@@ -101,24 +102,30 @@ struct Sampler
     }
 };
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The command line.
+struct IncastOptions
 {
-    uint32_t leaves = 4;
-    uint32_t spines = 2;
-    uint32_t hostsPerLeaf = 8;
-    uint32_t senders = 16;
-    uint32_t flowBytes = 1000000;
-    uint32_t packetSize = 1000;
-    uint32_t cls = 3;
-    std::string rate = "40Gbps";
-    std::string delay = "1us";
-    int64_t headroom = -1;
-    double stopMs = 20;
-    std::string out = "pfc-incast";
+    uint32_t leaves = 4;            //!< --leaves
+    uint32_t spines = 2;            //!< --spines
+    uint32_t hostsPerLeaf = 8;      //!< --hosts-per-leaf
+    uint32_t senders = 16;          //!< --senders
+    uint32_t flowBytes = 1000000;   //!< --flow-bytes
+    uint32_t packetSize = 1000;     //!< --packet-size
+    uint32_t cls = 3;               //!< --cls
+    std::string rate = "40Gbps";    //!< --rate
+    std::string delay = "1us";      //!< --delay
+    int64_t headroom = -1;          //!< --headroom
+    double stopMs = 20;             //!< --stop-ms
+    std::string out = "pfc-incast"; //!< --out
 
+    /// Parse and check the options. \param argc count \param argv values
+    /// \return false (after a message) on a bad value
+    bool Parse(int argc, char* argv[]);
+};
+
+bool
+IncastOptions::Parse(int argc, char* argv[])
+{
     CommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
     cmd.AddValue("spines", "number of spine switches", spines);
@@ -141,40 +148,29 @@ main(int argc, char* argv[])
     if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
     {
         std::cerr << "pfc-incast: --leaves, --spines and --hosts-per-leaf must be positive\n";
-        return 2;
+        return false;
     }
     if (senders == 0 || senders >= hosts)
     {
         std::cerr << "pfc-incast: --senders must be in 1.." << hosts - 1 << " (" << hosts
                   << " hosts), not " << senders << "\n";
-        return 2;
+        return false;
     }
     if (cls > 7)
     {
         std::cerr << "pfc-incast: --cls must be a priority class 0..7, not " << cls << "\n";
-        return 2;
+        return false;
     }
+    return true;
+}
 
-    // Two-tier leaf-spine, as a tagger::Topology: spines, leaves, hosts.
-    tagger::Topology topo = tagger::MakeLeafSpine(leaves, spines, hostsPerLeaf);
-    std::vector<tagger::NodeId> leafIds;
-    for (uint32_t l = 0; l < leaves; ++l)
-    {
-        leafIds.push_back(topo.GetNodeId("L" + std::to_string(l + 1)));
-    }
-
-    PfcTopologyHelper net(topo);
-    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(rate));
-    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(delay));
-    if (headroom >= 0)
-    {
-        net.GetPfcHelper().SetMmuAttribute("HeadroomMode", StringValue("Fixed"));
-        net.GetPfcHelper().SetMmuAttribute("Headroom", UintegerValue(headroom));
-    }
-    net.Build();
-
-    // Traffic: hosts 1..N -> host 0, one OnOff flow each, starts jittered.
-    Time stop = MicroSeconds(uint64_t(stopMs * 1000));
+/**
+ * Hosts 1..N -> host 0, one OnOff flow each, starts jittered; a sink on host 0.
+ * \param opt the options \param net the network \param stop when the senders stop
+ */
+void
+InstallIncast(const IncastOptions& opt, const PfcTopologyHelper& net, Time stop)
+{
     uint16_t port = 9000;
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), port));
@@ -183,48 +179,61 @@ main(int argc, char* argv[])
     sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&SinkRx));
     sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&CountRx));
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
-    for (uint32_t i = 1; i <= senders; ++i)
+    for (uint32_t i = 1; i <= opt.senders; ++i)
     {
         InetSocketAddress dst(net.GetHostAddress(0), port);
-        dst.SetTos(uint8_t(cls << 5)); // DSCP = 8 * class, class = DSCP >> 3
+        dst.SetTos(uint8_t(opt.cls << 5)); // DSCP = 8 * class, class = DSCP >> 3
         OnOffHelper onoff("ns3::UdpSocketFactory", dst);
-        onoff.SetConstantRate(DataRate(rate), packetSize);
-        onoff.SetAttribute("MaxBytes", UintegerValue(flowBytes));
+        onoff.SetConstantRate(DataRate(opt.rate), opt.packetSize);
+        onoff.SetAttribute("MaxBytes", UintegerValue(opt.flowBytes));
         ApplicationContainer app = onoff.Install(net.GetHost(i));
         app.Start(NanoSeconds(jitter->GetInteger(0, 10000)));
         app.Stop(stop);
         app.Get(0)->TraceConnectWithoutContext("Tx", MakeCallback(&AppTx));
     }
+}
 
-    Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
-    oracle->AddSwitches(net.GetSwitches());
-    oracle->Start(MicroSeconds(10), stop);
-
-    // Time series: receiver ToR (L1), its port to host 0 (port 0).
-    Ptr<PfcSwitchNetDevice> tor = net.GetSwitch(leafIds[0]);
-    Sampler sampler;
-    sampler.tor = net.GetSwitch(leafIds[0]);
-    sampler.port = net.GetSwitchPort(leafIds[0], 0);
-    sampler.cls = uint8_t(cls);
+/**
+ * Start sampling the receiver ToR (L1) and its port to host 0 (port 0) every 5 us.
+ * \param sampler the sampler \param opt the options \param net the network \param stop last
+ * sample
+ */
+void
+StartSampler(Sampler& sampler, const IncastOptions& opt, const PfcTopologyHelper& net, Time stop)
+{
+    tagger::NodeId l1 = net.GetNodeId("L1");
+    sampler.tor = net.GetSwitch(l1);
+    sampler.port = net.GetSwitchPort(l1, 0);
+    sampler.cls = uint8_t(opt.cls);
     sampler.ingress = Gnuplot2dDataset("L1 lossless buffer (KB)");
     sampler.egress = Gnuplot2dDataset("L1 egress queue to H1 (KB)");
     sampler.ingress.SetStyle(Gnuplot2dDataset::LINES);
     sampler.egress.SetStyle(Gnuplot2dDataset::LINES);
-    sampler.dat.open(out + "-queue.dat");
-    sampler.dat << "# time_us L1_lossless_KB L1_port0_class" << cls << "_KB\n";
+    sampler.dat.open(opt.out + "-queue.dat");
+    sampler.dat << "# time_us L1_lossless_KB L1_port0_class" << opt.cls << "_KB\n";
     sampler.interval = MicroSeconds(5);
     sampler.stop = stop;
     Simulator::Schedule(Time(0), &Sampler::Sample, &sampler);
+}
 
-    Simulator::Stop(stop);
-    Simulator::Run();
-
-    // Report.
-    std::cout << "pfc-incast: " << senders << " senders -> H1, " << leaves << " leaves, " << spines
-              << " spines, " << rate << ", " << delay << ", " << flowBytes << " B per flow\n";
-    net.PrintSwitchCounters(std::cout);
+/**
+ * Print the counters, the flows' goodput and the packet balance; write the plot.
+ * \param opt the options \param net the network \param oracle the deadlock oracle
+ * \param sampler the queue samples
+ */
+void
+Report(const IncastOptions& opt,
+       const PfcTopologyHelper& net,
+       const PfcDeadlockOracle& oracle,
+       const Sampler& sampler)
+{
+    PfcStatsHelper stats(net);
+    std::cout << "pfc-incast: " << opt.senders << " senders -> H1, " << opt.leaves << " leaves, "
+              << opt.spines << " spines, " << opt.rate << ", " << opt.delay << ", " << opt.flowBytes
+              << " B per flow\n";
+    stats.PrintSwitchCounters(std::cout);
     std::cout << "flows (goodput from first to last byte received):\n";
-    for (uint32_t i = 1; i <= senders; ++i)
+    for (uint32_t i = 1; i <= opt.senders; ++i)
     {
         const FlowRecord& f = g_flows[net.GetHostAddress(i).Get()];
         double seconds = (f.last - f.first).GetSeconds();
@@ -232,27 +241,62 @@ main(int argc, char* argv[])
         std::cout << "  H" << i + 1 << " -> H1: " << f.bytes << " B, " << std::fixed
                   << std::setprecision(3) << gbps << " Gbps\n";
     }
-    uint64_t drops = net.GetDropCount();
-    uint64_t tcDrops = net.GetTrafficControlDrops();
+    uint64_t drops = stats.GetDropCount();
+    uint64_t tcDrops = stats.GetTrafficControlDrops();
     std::cout << "packets: sent=" << g_sent << " delivered=" << g_received << " dropped=" << drops
               << " traffic-control-dropped=" << tcDrops
               << " in-flight=" << (g_sent - g_received - drops - tcDrops) << "\n";
-    oracle->PrintSummary(std::cout);
+    oracle.PrintSummary(std::cout);
 
-    Gnuplot plot(out + "-queue.png");
+    Gnuplot plot(opt.out + "-queue.png");
     plot.SetTitle("pfc-incast: receiver ToR buffer");
     plot.SetTerminal("png");
     plot.SetLegend("time (us)", "KB");
     plot.AddDataset(sampler.ingress);
     plot.AddDataset(sampler.egress);
-    std::ofstream plt(out + "-queue.plt");
+    std::ofstream plt(opt.out + "-queue.plt");
     plot.GenerateOutput(plt);
-    std::cout << "wrote " << out << "-queue.dat and " << out << "-queue.plt (gnuplot " << out
-              << "-queue.plt)\n";
+    std::cout << "wrote " << opt.out << "-queue.dat and " << opt.out << "-queue.plt (gnuplot "
+              << opt.out << "-queue.plt)\n";
 
-    std::cout << "RESULT lossless_drops=" << net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-              << " pauses=" << net.GetPauseCount()
-              << " deadlock=" << (oracle->HasDeadlock() ? "yes" : "no") << std::endl;
+    std::cout << "RESULT lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+              << " pauses=" << stats.GetPauseCount()
+              << " deadlock=" << (oracle.HasDeadlock() ? "yes" : "no") << std::endl;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    IncastOptions opt;
+    if (!opt.Parse(argc, argv))
+    {
+        return 2;
+    }
+
+    // Two-tier leaf-spine: spines, leaves, hosts.
+    PfcTopologyHelper net(tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf));
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(opt.rate));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(opt.delay));
+    if (opt.headroom >= 0)
+    {
+        net.GetPfcHelper().SetMmuAttribute("HeadroomMode", StringValue("Fixed"));
+        net.GetPfcHelper().SetMmuAttribute("Headroom", UintegerValue(opt.headroom));
+    }
+    net.Build();
+
+    Time stop = MicroSeconds(uint64_t(opt.stopMs * 1000));
+    InstallIncast(opt, net, stop);
+    Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
+    oracle->AddSwitches(net.GetSwitches());
+    oracle->Start(MicroSeconds(10), stop);
+    Sampler sampler;
+    StartSampler(sampler, opt, net, stop);
+
+    Simulator::Stop(stop);
+    Simulator::Run();
+    Report(opt, net, *oracle, sampler);
     Simulator::Destroy();
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-deadlock-oracle.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/tagger-topology-generators.h"
 
@@ -25,22 +26,33 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+namespace
 {
-    uint32_t leaves = 4;
-    uint32_t spines = 2;
-    uint32_t hostsPerLeaf = 8;
-    uint32_t senders = 16;
-    uint64_t flowBytes = 1000000;
-    bool pfc = true;
-    bool dcqcn = true;
-    std::string rate = "40Gbps";
-    std::string delay = "1us";
-    double stopMs = 50;
-    std::string csv = "rdma-incast-flows.csv";
-    std::string pcap;
 
+/// The command line.
+struct IncastOptions
+{
+    uint32_t leaves = 4;                       //!< --leaves
+    uint32_t spines = 2;                       //!< --spines
+    uint32_t hostsPerLeaf = 8;                 //!< --hosts-per-leaf
+    uint32_t senders = 16;                     //!< --senders
+    uint64_t flowBytes = 1000000;              //!< --flow-bytes
+    bool pfc = true;                           //!< --pfc
+    bool dcqcn = true;                         //!< --dcqcn
+    std::string rate = "40Gbps";               //!< --rate
+    std::string delay = "1us";                 //!< --delay
+    double stopMs = 50;                        //!< --stop-ms
+    std::string csv = "rdma-incast-flows.csv"; //!< --csv
+    std::string pcap;                          //!< --pcap
+
+    /// Parse and check the options. \param argc count \param argv values
+    /// \return false (after a message) on a bad value
+    bool Parse(int argc, char* argv[]);
+};
+
+bool
+IncastOptions::Parse(int argc, char* argv[])
+{
     CommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
     cmd.AddValue("spines", "number of spine switches", spines);
@@ -62,55 +74,39 @@ main(int argc, char* argv[])
     if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
     {
         std::cerr << "rdma-incast: --leaves, --spines and --hosts-per-leaf must be positive\n";
-        return 2;
+        return false;
     }
     uint32_t hosts = leaves * hostsPerLeaf;
     if (senders == 0 || senders >= hosts)
     {
         std::cerr << "rdma-incast: --senders must be in 1.." << hosts - 1 << " (" << hosts
                   << " hosts), not " << senders << "\n";
-        return 2;
+        return false;
     }
     if (flowBytes == 0)
     {
         std::cerr << "rdma-incast: --flow-bytes must be positive\n";
-        return 2;
+        return false;
     }
+    return true;
+}
 
-    PfcTopologyHelper net(tagger::MakeLeafSpine(leaves, spines, hostsPerLeaf));
-    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(rate));
-    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(delay));
-    if (!pfc)
-    {
-        net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
-    }
-    net.Build();
-
-    RdmaHelper rdma;
-    rdma.SetNicAttribute("Dcqcn", BooleanValue(dcqcn));
-    rdma.Install(net);
-    Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
-    for (uint32_t i = 1; i <= senders; ++i)
-    {
-        rdma.AddFlow(i, 0, flowBytes, NanoSeconds(1000 + jitter->GetInteger(0, 1000)));
-    }
-
-    if (!pcap.empty())
-    {
-        net.GetPfcHelper().EnablePcap(pcap, net.GetHostDevice(0));
-        net.GetPfcHelper().EnablePcap(pcap, net.GetHostDevice(1));
-    }
-    Time stop = MicroSeconds(uint64_t(stopMs * 1000));
-    Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
-    oracle->AddSwitches(net.GetSwitches());
-    oracle->Start(MicroSeconds(10), stop);
-    Simulator::Stop(stop);
-    Simulator::Run();
-
-    std::cout << "rdma-incast: " << senders << " senders -> H1, " << flowBytes << " B each, PFC "
-              << (pfc ? "on" : "off") << ", DCQCN " << (dcqcn ? "on" : "off") << ", " << rate
-              << ", " << delay << "\n";
-    net.PrintSwitchCounters(std::cout);
+/**
+ * Print per-flow throughput, the FCT summary and the counters; write the flow records.
+ * \param opt the options \param net the network \param rdma the NICs
+ * \param oracle the deadlock oracle
+ */
+void
+Report(const IncastOptions& opt,
+       const PfcTopologyHelper& net,
+       const RdmaHelper& rdma,
+       const PfcDeadlockOracle& oracle)
+{
+    PfcStatsHelper stats(net);
+    std::cout << "rdma-incast: " << opt.senders << " senders -> H1, " << opt.flowBytes
+              << " B each, PFC " << (opt.pfc ? "on" : "off") << ", DCQCN "
+              << (opt.dcqcn ? "on" : "off") << ", " << opt.rate << ", " << opt.delay << "\n";
+    stats.PrintSwitchCounters(std::cout);
     std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
     std::cout << "flows:\n";
     for (const RdmaFlowRecord& r : records)
@@ -137,14 +133,58 @@ main(int argc, char* argv[])
     }
     std::cout << "ECN marks " << marked << ", CNPs " << rdma.GetCnps() << ", retransmitted "
               << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", drops "
-              << net.GetDropCount() << "\n";
-    oracle->PrintSummary(std::cout);
-    rdma.WriteFlowRecords(csv);
-    std::cout << "wrote " << csv << "\n";
-    std::cout << "RESULT lossless_drops=" << net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-              << " pauses=" << net.GetPauseCount()
+              << stats.GetDropCount() << "\n";
+    oracle.PrintSummary(std::cout);
+    rdma.WriteFlowRecords(opt.csv);
+    std::cout << "wrote " << opt.csv << "\n";
+    std::cout << "RESULT lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+              << " pauses=" << stats.GetPauseCount()
               << " retransmits=" << rdma.GetRetransmittedPackets()
-              << " deadlock=" << (oracle->HasDeadlock() ? "yes" : "no") << std::endl;
+              << " deadlock=" << (oracle.HasDeadlock() ? "yes" : "no") << std::endl;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    IncastOptions opt;
+    if (!opt.Parse(argc, argv))
+    {
+        return 2;
+    }
+
+    PfcTopologyHelper net(tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf));
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(opt.rate));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(opt.delay));
+    if (!opt.pfc)
+    {
+        net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
+    }
+    net.Build();
+
+    // Hosts 1..N -> host 0, one message each, starting between 1 and 2 us.
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
+    rdma.Install(net);
+    Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
+    for (uint32_t i = 1; i <= opt.senders; ++i)
+    {
+        rdma.AddFlow(i, 0, opt.flowBytes, NanoSeconds(1000 + jitter->GetInteger(0, 1000)));
+    }
+    if (!opt.pcap.empty())
+    {
+        net.GetPfcHelper().EnablePcap(opt.pcap, net.GetHostDevice(0));
+        net.GetPfcHelper().EnablePcap(opt.pcap, net.GetHostDevice(1));
+    }
+
+    Time stop = MicroSeconds(uint64_t(opt.stopMs * 1000));
+    Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
+    oracle->AddSwitches(net.GetSwitches());
+    oracle->Start(MicroSeconds(10), stop);
+    Simulator::Stop(stop);
+    Simulator::Run();
+    Report(opt, net, rdma, *oracle);
     Simulator::Destroy();
     return 0;
 }

@@ -14,31 +14,45 @@
 
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/tagger-topology-generators.h"
 
+#include <algorithm>
 #include <iostream>
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+namespace
 {
-    uint32_t leaves = 4;
-    uint32_t spines = 2;
-    uint32_t hostsPerLeaf = 4;
-    std::string cdfPath;
-    std::string flowFile;
-    std::string pattern = "all-to-all";
-    double load = 0.3;
-    double arrivalsMs = 5;
-    double stopMs = 200;
-    bool pfc = true;
-    bool dcqcn = true;
-    std::string rate = "40Gbps";
-    std::string delay = "1us";
-    std::string csv = "rdma-workload-flows.csv";
 
+/// The command line.
+struct WorkloadOptions
+{
+    uint32_t leaves = 4;                                             //!< --leaves
+    uint32_t spines = 2;                                             //!< --spines
+    uint32_t hostsPerLeaf = 4;                                       //!< --hosts-per-leaf
+    std::string cdfPath;                                             //!< --cdf
+    std::string flowFile;                                            //!< --flow-file
+    std::string pattern = "all-to-all";                              //!< --pattern
+    RdmaFlowGenerator::Pattern kind = RdmaFlowGenerator::ALL_TO_ALL; //!< --pattern, parsed
+    double load = 0.3;                                               //!< --load
+    double arrivalsMs = 5;                                           //!< --arrivals-ms
+    double stopMs = 200;                                             //!< --stop-ms
+    bool pfc = true;                                                 //!< --pfc
+    bool dcqcn = true;                                               //!< --dcqcn
+    std::string rate = "40Gbps";                                     //!< --rate
+    std::string delay = "1us";                                       //!< --delay
+    std::string csv = "rdma-workload-flows.csv";                     //!< --csv
+
+    /// Parse and check the options. \param argc count \param argv values
+    /// \return false (after a message) on a bad value
+    bool Parse(int argc, char* argv[]);
+};
+
+bool
+WorkloadOptions::Parse(int argc, char* argv[])
+{
     CommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
     cmd.AddValue("spines", "number of spine switches", spines);
@@ -60,14 +74,13 @@ main(int argc, char* argv[])
     {
         std::cerr << "rdma-workload: need positive --leaves, --spines, --hosts-per-leaf and at "
                      "least 2 hosts\n";
-        return 2;
+        return false;
     }
     if (!(load > 0 && load <= 1))
     {
         std::cerr << "rdma-workload: --load must be in (0, 1], not " << load << "\n";
-        return 2;
+        return false;
     }
-    RdmaFlowGenerator::Pattern kind;
     if (pattern == "all-to-all")
     {
         kind = RdmaFlowGenerator::ALL_TO_ALL;
@@ -84,80 +97,95 @@ main(int argc, char* argv[])
     {
         std::cerr << "rdma-workload: --pattern must be all-to-all, permutation or incast, not '"
                   << pattern << "'\n";
-        return 2;
+        return false;
     }
+    return true;
+}
 
-    PfcTopologyHelper net(tagger::MakeLeafSpine(leaves, spines, hostsPerLeaf));
-    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(rate));
-    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(delay));
-    if (!pfc)
+/**
+ * The flows: replayed from --flow-file, or generated from the CDF at the load.
+ * \param opt the options (cdfPath is set to the default file when empty)
+ * \param hosts hosts in the network \param flows set to the flows
+ * \return false (after a message) when the flow file names a host the network lacks
+ */
+bool
+MakeFlows(WorkloadOptions& opt, uint32_t hosts, std::vector<GeneratedFlow>& flows)
+{
+    if (!opt.flowFile.empty())
     {
-        net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
-    }
-    net.Build();
-    RdmaHelper rdma;
-    rdma.SetNicAttribute("Dcqcn", BooleanValue(dcqcn));
-    rdma.Install(net);
-
-    uint32_t hosts = net.GetNHosts();
-    std::vector<GeneratedFlow> flows;
-    if (!flowFile.empty())
-    {
-        flows = LoadFlowFile(flowFile);
+        flows = LoadFlowFile(opt.flowFile);
         for (const GeneratedFlow& f : flows)
         {
             if (f.src >= hosts || f.dst >= hosts)
             {
-                std::cerr << "rdma-workload: " << flowFile << " names host "
+                std::cerr << "rdma-workload: " << opt.flowFile << " names host "
                           << std::max(f.src, f.dst) << " but the network has " << hosts
                           << " hosts\n";
-                return 2;
+                return false;
             }
         }
+        return true;
     }
-    else
+    if (opt.cdfPath.empty())
     {
-        if (cdfPath.empty())
-        {
-            cdfPath = FindTaggerDataFile("websearch.cdf");
-        }
-        FlowSizeCdf cdf = FlowSizeCdf::Load(cdfPath);
-        RdmaFlowGenerator generator(cdf);
-        std::vector<uint32_t> all(hosts);
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            all[h] = h;
-        }
-        DataRate link(rate);
-        DataRate capacity(kind == RdmaFlowGenerator::INCAST ? link.GetBitRate()
-                                                            : link.GetBitRate() * hosts);
-        std::vector<uint32_t> receivers =
-            kind == RdmaFlowGenerator::INCAST ? std::vector<uint32_t>{0} : all;
-        flows = generator.Generate(all,
-                                   receivers,
-                                   kind,
-                                   capacity,
-                                   load,
-                                   MicroSeconds(10),
-                                   MicroSeconds(uint64_t(arrivalsMs * 1000)));
+        opt.cdfPath = FindTaggerDataFile("websearch.cdf");
     }
-    rdma.AddFlows(flows);
+    FlowSizeCdf cdf = FlowSizeCdf::Load(opt.cdfPath);
+    RdmaFlowGenerator generator(cdf);
+    std::vector<uint32_t> all(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        all[h] = h;
+    }
+    DataRate link(opt.rate);
+    bool incast = opt.kind == RdmaFlowGenerator::INCAST;
+    DataRate capacity(incast ? link.GetBitRate() : link.GetBitRate() * hosts);
+    std::vector<uint32_t> receivers = incast ? std::vector<uint32_t>{0} : all;
+    flows = generator.Generate(all,
+                               receivers,
+                               opt.kind,
+                               capacity,
+                               opt.load,
+                               MicroSeconds(10),
+                               MicroSeconds(uint64_t(opt.arrivalsMs * 1000)));
+    return true;
+}
 
-    // Stop when every flow is done (checked every 100 us) or at --stop-ms.
-    Time stop = MicroSeconds(uint64_t(stopMs * 1000));
-    std::function<void()> check = [&]() {
-        if (Simulator::Now() > MicroSeconds(uint64_t(arrivalsMs * 1000)) &&
-            rdma.GetActiveFlows() == 0)
+/// Stops the simulation once the arrivals are over and every flow is done.
+class DoneCheck
+{
+  public:
+    /// \param rdma the NICs \param arrivalsEnd when the last flow may arrive
+    DoneCheck(const RdmaHelper& rdma, Time arrivalsEnd)
+        : m_rdma(rdma),
+          m_arrivalsEnd(arrivalsEnd)
+    {
+    }
+
+    /// Stop now if done, else check again in 100 us.
+    void Check()
+    {
+        if (Simulator::Now() > m_arrivalsEnd && m_rdma.GetActiveFlows() == 0)
         {
             Simulator::Stop();
             return;
         }
-        Simulator::Schedule(MicroSeconds(100), check);
-    };
-    Simulator::Schedule(MicroSeconds(100), check);
-    Simulator::Stop(stop);
-    Simulator::Run();
+        Simulator::Schedule(MicroSeconds(100), &DoneCheck::Check, this);
+    }
 
+  private:
+    const RdmaHelper& m_rdma; //!< the NICs
+    Time m_arrivalsEnd;       //!< end of the arrivals
+};
+
+/**
+ * Print the FCT summary and the counters; write the flow records.
+ * \param opt the options \param net the network \param rdma the NICs
+ */
+void
+Report(const WorkloadOptions& opt, const PfcTopologyHelper& net, const RdmaHelper& rdma)
+{
+    PfcStatsHelper stats(net);
     std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
     uint32_t completed = 0;
     for (const RdmaFlowRecord& r : records)
@@ -165,19 +193,57 @@ main(int argc, char* argv[])
         completed += r.finish.IsStrictlyPositive() ? 1 : 0;
     }
     std::cout << "rdma-workload: " << records.size() << " flows ("
-              << (flowFile.empty() ? cdfPath + ", " + pattern : flowFile) << "), " << hosts
-              << " hosts, PFC " << (pfc ? "on" : "off") << ", DCQCN " << (dcqcn ? "on" : "off")
-              << ", ended at " << Simulator::Now().As(Time::MS) << "\n";
+              << (opt.flowFile.empty() ? opt.cdfPath + ", " + opt.pattern : opt.flowFile) << "), "
+              << net.GetNHosts() << " hosts, PFC " << (opt.pfc ? "on" : "off") << ", DCQCN "
+              << (opt.dcqcn ? "on" : "off") << ", ended at " << Simulator::Now().As(Time::MS)
+              << "\n";
     RdmaHelper::PrintFctSummary(std::cout, records);
-    std::cout << "pauses " << net.GetPauseCount() << ", drops " << net.GetDropCount()
+    std::cout << "pauses " << stats.GetPauseCount() << ", drops " << stats.GetDropCount()
               << ", retransmitted " << rdma.GetRetransmittedPackets() << ", timeouts "
               << rdma.GetTimeouts() << ", CNPs " << rdma.GetCnps() << "\n";
-    rdma.WriteFlowRecords(csv);
-    std::cout << "wrote " << csv << "\n";
+    rdma.WriteFlowRecords(opt.csv);
+    std::cout << "wrote " << opt.csv << "\n";
     std::cout << "RESULT flows=" << records.size() << " completed=" << completed
-              << " lossless_drops=" << net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-              << " pauses=" << net.GetPauseCount()
+              << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+              << " pauses=" << stats.GetPauseCount()
               << " retransmits=" << rdma.GetRetransmittedPackets() << std::endl;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    WorkloadOptions opt;
+    if (!opt.Parse(argc, argv))
+    {
+        return 2;
+    }
+
+    PfcTopologyHelper net(tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf));
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(opt.rate));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(opt.delay));
+    if (!opt.pfc)
+    {
+        net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
+    }
+    net.Build();
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
+    rdma.Install(net);
+    std::vector<GeneratedFlow> flows;
+    if (!MakeFlows(opt, net.GetNHosts(), flows))
+    {
+        return 2;
+    }
+    rdma.AddFlows(flows);
+
+    // Stop when every flow is done (checked every 100 us) or at --stop-ms.
+    DoneCheck done(rdma, MicroSeconds(uint64_t(opt.arrivalsMs * 1000)));
+    Simulator::Schedule(MicroSeconds(100), &DoneCheck::Check, &done);
+    Simulator::Stop(MicroSeconds(uint64_t(opt.stopMs * 1000)));
+    Simulator::Run();
+    Report(opt, net, rdma);
     Simulator::Destroy();
     return 0;
 }

@@ -33,6 +33,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/tagger-experiment-command-line.h"
 #include "ns3/tagger-experiment-helper.h"
 
 #include <algorithm>

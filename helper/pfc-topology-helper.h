@@ -8,14 +8,14 @@
 #define PFC_TOPOLOGY_HELPER_H
 
 #include "pfc-helper.h"
+#include "pfc-route-helper.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
-#include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/tagger-topology.h"
 
+#include <string>
 #include <vector>
 
 /**
@@ -35,13 +35,18 @@ namespace ns3
  * PfcSwitchNetDevice on every switch, a PfcChannel per link, switch port
  * indices in the topology's port order, hosts with the Internet stack, one
  * IPv4 address each (10.0.0.0/8, in host order), mq traffic control, and
- * ECMP shortest-path routes (each switch's set for a host = every port on a
- * shortest path to it through forwarders; on a Clos or fat tree these are
- * exactly the up-down paths).  Nodes get the topology's names in ns-3's
+ * ECMP shortest-path routes.  Nodes get the topology's names in ns-3's
  * Names service and devices "port<n>" under them, so pcap files, Config
  * paths and log lines say "L2" and "port3" as the rules file does.  Names
  * is cleared at Simulator::Destroy (it holds the nodes, and so their open
  * pcap files), and when a name is already taken by an earlier network.
+ *
+ * The routes are the network's PfcRouteHelper (GetRouteHelper(): link
+ * failures, pinned paths, bad routes); PfcStatsHelper sums the counters of
+ * the whole network.  The route helper is created with the network, before
+ * any device, so the automatic stream of its random variable (and so of
+ * every device's) does not depend on when routes are first changed.  The
+ * helper cannot be copied (its route helper refers to it).
  *
  * Relay servers (TopoNode::relay, e.g. BCube's) are hosts and forwarders at
  * once: such a server gets a PfcSwitchNetDevice that owns its ports, as a
@@ -67,13 +72,17 @@ class PfcTopologyHelper
     /// \param topology the network to build (copied)
     explicit PfcTopologyHelper(const tagger::Topology& topology);
 
+    PfcTopologyHelper(const PfcTopologyHelper&) = delete;
+    PfcTopologyHelper& operator=(const PfcTopologyHelper&) = delete;
+
     /// \return the helper used for devices, channels, switches and MMUs (set attributes first)
     PfcHelper& GetPfcHelper();
+    /// \return the routes of this network (failures, pinned paths, bad routes)
+    PfcRouteHelper& GetRouteHelper();
 
-    /// Create everything.  Call once.
+    /// Create everything, then install the ECMP routes (GetRouteHelper().PopulateRoutes()).
+    /// Call once.
     void Build();
-    /// Recompute all switch routes (e.g. after links failed). Called by Build().
-    void PopulateRoutes();
 
     const tagger::Topology& GetTopology() const; //!< \return the topology
     NodeContainer GetNodes() const;              //!< \return all nodes, in topology id order
@@ -109,77 +118,25 @@ class PfcTopologyHelper
      */
     Ptr<PfcSwitchNetDevice> GetSwitch(tagger::NodeId node) const;
 
-    /// \param reason a reason \return data frames dropped for it, all forwarders and hosts
-    uint64_t GetDropCount(PfcDropReason reason) const;
-    uint64_t GetDropCount() const;           //!< \return all data frames dropped
-    uint64_t GetTrafficControlDrops() const; //!< \return packets host queue discs dropped
-    uint64_t GetPauseCount() const;          //!< \return PAUSE decisions, all forwarders
-    uint64_t GetResumeCount() const;         //!< \return RESUME decisions, all forwarders
-    uint64_t GetLosslessBytes() const;       //!< \return lossless bytes held in all MMUs
-    uint64_t GetLossyBytes() const;          //!< \return lossy bytes held in all MMUs
-    /// Print per-forwarder pauses, resumes and drops by reason. \param os stream
-    void PrintSwitchCounters(std::ostream& os) const;
-
     /// \param name a topology node name \return its id (NS_FATAL_ERROR if unknown)
     tagger::NodeId GetNodeId(const std::string& name) const;
 
-    /**
-     * Fail the link between nodes \p a and \p b now: the channel goes down
-     * (frames on it are lost) and each forwarding end reroutes locally: the
-     * failed port leaves every ECMP set, and a set left empty gets one
-     * random remaining port that leads to a forwarder (seeded, AssignStreams).
-     * That is how bounced paths appear (Tagger (ToN), Section VIII-D).
-     * \param a node name \param b node name
-     */
-    void FailLink(const std::string& a, const std::string& b);
-    /**
-     * Bring the link back: the channel goes up and every route is computed
-     * again (PopulateRoutes), pinned paths included.
-     * \param a node name \param b node name
-     */
-    void RestoreLink(const std::string& a, const std::string& b);
-    /// FailLink at time \p at. \param at when \param a node name \param b node name
-    void ScheduleFailLink(Time at, const std::string& a, const std::string& b);
-    /// RestoreLink at time \p at. \param at when \param a node name \param b node name
-    void ScheduleRestoreLink(Time at, const std::string& a, const std::string& b);
-
-    /**
-     * Pin the route to host \p dstHost along \p switches (names of
-     * forwarders, in order): each one's ECMP set for the host becomes the
-     * one port to the next (the last one: to the host).  Kept across
-     * RestoreLink.
-     * \param switches the switches of the path \param dstHost host index
-     */
-    void PinPath(const std::vector<std::string>& switches, uint32_t dstHost);
-    /**
-     * At \p at, switch \p sw sends traffic for host \p dstHost to its
-     * neighbour \p next (e.g. a bad route that loops, Tagger (ToN) Fig. 11).
-     * \param at when \param sw switch name \param dstHost host index \param next neighbour name
-     */
-    void ScheduleRoute(Time at, const std::string& sw, uint32_t dstHost, const std::string& next);
-    /// Set that route now. \param sw switch name \param dstHost host \param next neighbour name
-    void SetRoute(const std::string& sw, uint32_t dstHost, const std::string& next);
-
-    /// \param stream first RNG stream \return streams used (the local reroute's)
-    int64_t AssignStreams(int64_t stream);
-
   private:
-    /// Reroute around port \p port of switch \p v (local reroute). \param v switch \param port
-    /// index
-    void LocalReroute(tagger::NodeId v, uint32_t port);
-    /// \param a name \param b name \return the switch-side (node, port) pairs of their link
-    std::pair<tagger::PortRef, tagger::PortRef> LinkEnds(const std::string& a,
-                                                         const std::string& b) const;
+    /// Nodes, forwarding engines, one channel per link, switch ports in port order.
+    void CreateDevices();
+    /// The topology's node names and "port<n>" device names in ns-3's Names.
+    void AddNames();
+    /// Hosts: Internet stack, one address each, mq traffic control.
+    void InstallHosts();
 
-    tagger::Topology m_topo;                                           //!< the topology
-    Ptr<UniformRandomVariable> m_reroute;                              //!< local reroute choices
-    std::vector<std::pair<std::vector<std::string>, uint32_t>> m_pins; //!< pinned paths
-    PfcHelper m_pfc;                                                   //!< device factory
-    bool m_built;                                                      //!< Build() ran
-    NodeContainer m_nodes;                                             //!< one per topology node
-    std::vector<tagger::NodeId> m_hosts;                               //!< host ids in order
-    std::vector<Ipv4Address> m_hostAddress;                            //!< per host index
-    std::vector<Ptr<PfcNetDevice>> m_devices;                          //!< per topology PortIndex
+    tagger::Topology m_topo;                         //!< the topology
+    PfcRouteHelper m_routes;                         //!< the routes
+    PfcHelper m_pfc;                                 //!< device factory
+    bool m_built;                                    //!< Build() ran
+    NodeContainer m_nodes;                           //!< one per topology node
+    std::vector<tagger::NodeId> m_hosts;             //!< host ids in order
+    std::vector<Ipv4Address> m_hostAddress;          //!< per host index
+    std::vector<Ptr<PfcNetDevice>> m_devices;        //!< per topology PortIndex
     std::vector<uint32_t> m_switchPort;              //!< per PortIndex: switch port index
     std::vector<Ptr<PfcSwitchNetDevice>> m_switches; //!< per node id (nullptr: non-relay host)
 };

@@ -4,7 +4,11 @@
 
 #include "tagger-experiment-helper.h"
 
+#include "pfc-route-helper.h"
+#include "pfc-stats-helper.h"
+#include "pfc-topology-helper.h"
 #include "rdma-helper.h"
+#include "tagger-experiment-command-line.h"
 #include "tagger-helper.h"
 
 #include "ns3/boolean.h"
@@ -20,7 +24,6 @@
 #include <functional>
 #include <iomanip>
 #include <sstream>
-#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -122,7 +125,7 @@ struct ScenarioSpec
     std::vector<std::string> setup; //!< description lines about routes and flows
     std::vector<FlowSpec> flows;    //!< flows, in the order they are added
     /// Route changes (now or scheduled); called after Build().
-    std::function<void(PfcTopologyHelper&)> routes;
+    std::function<void(PfcRouteHelper&)> routes;
     uint32_t ttlPathSwitches = 7; //!< switches on the longest legal path (TTL mode)
 };
 
@@ -264,167 +267,275 @@ TracePath(const PfcTopologyHelper& net, uint32_t src, uint32_t dst, uint16_t spo
     return path + " ... (loop)";
 }
 
-/// Build the testbed, apply the mode, run the scenario, collect the result.
+/// Stop every sender (the drain test of the TTL scheme). \param rdma the NICs
+void
+StopSenders(const RdmaHelper* rdma)
+{
+    for (uint32_t h = 0; h < rdma->GetNHosts(); ++h)
+    {
+        rdma->GetNic(h)->StopFlows();
+    }
+}
+
+/// NS_FATAL_ERROR unless \p cfg can run. \param cfg the set-up \param program for the message
+void
+CheckConfig(const TaggerExperimentConfig& cfg, const std::string& program)
+{
+    NS_ABORT_MSG_IF(cfg.xon >= cfg.xoff,
+                    program << ": Xon (" << cfg.xon << ") must be below Xoff (" << cfg.xoff << ")");
+    NS_ABORT_MSG_IF(!(cfg.stop > cfg.start + cfg.event) || !cfg.drain.IsStrictlyPositive(),
+                    program << ": need start + event < stop and drain > 0");
+    NS_ABORT_MSG_IF(!cfg.sampleInterval.IsStrictlyPositive(),
+                    program << ": the sample interval must be positive");
+}
+
+/**
+ * One run of a scenario on the testbed, in three stages: Build (the
+ * network, the scenario's routes and events), Install (the mode, the NICs,
+ * the flows) and Measure (run, then collect the result).
+ */
+class ExperimentRun
+{
+  public:
+    /// \param cfg the set-up \param spec the scenario (both must outlive the run)
+    ExperimentRun(const TaggerExperimentConfig& cfg, const ScenarioSpec& spec)
+        : m_cfg(cfg),
+          m_spec(spec),
+          m_net(tagger::MakeClos(tagger::PaperTestbedClos()))
+    {
+    }
+
+    /// The testbed with its links, schedulers and static PFC thresholds; routes and events.
+    void Build()
+    {
+        PfcHelper& pfc = m_net.GetPfcHelper();
+        pfc.SetDeviceAttribute("DataRate", StringValue(m_cfg.rate));
+        pfc.SetChannelAttribute("Delay", StringValue(m_cfg.delay));
+        // Round robin between classes, as commodity switches serve lossless
+        // queues: with strict priority, the flow on the higher tag would starve
+        // the other where they share a link.
+        pfc.SetScheduler("ns3::DwrrPfcScheduler");
+        // Fixed PFC thresholds per ingress queue, as a switch configured with
+        // static Xoff/Xon (with the dynamic default these small scenarios settle
+        // into sharing the buffer instead of deadlocking).
+        pfc.SetMmuAttribute("ThresholdMode", StringValue("Static"));
+        pfc.SetMmuAttribute("StaticXoff", UintegerValue(m_cfg.xoff));
+        pfc.SetMmuAttribute("StaticXon", UintegerValue(m_cfg.xon));
+        m_net.Build();
+        if (m_spec.routes)
+        {
+            m_spec.routes(m_net.GetRouteHelper());
+        }
+        ScheduleTaggerExperimentEvents(m_cfg, m_net);
+    }
+
+    /// The mode's rules or TTLs on the switches, a RoCE NIC on every host, the flows.
+    void Install()
+    {
+        m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
+        InstallMode();
+        m_rdma.Install(m_net);
+        const uint64_t huge = 1000000000; // longer than the run: the senders are stopped
+        for (const FlowSpec& f : m_spec.flows)
+        {
+            uint32_t id = m_rdma.AddFlow(f.src, f.dst, huge, f.start, m_dscp);
+            if (!f.label.empty())
+            {
+                m_sampled.emplace_back(f.src, id);
+                m_sampledDst.push_back(f.dst);
+                TaggerFlowRates rates;
+                rates.label = f.label;
+                rates.column = f.column;
+                m_result.flows.push_back(rates);
+            }
+        }
+    }
+
+    /// Run until the buffers are checked, watched by the oracle and the rate sampler.
+    /// \return the measurements
+    TaggerExperimentResult Measure()
+    {
+        m_oracle = CreateObject<PfcDeadlockOracle>();
+        m_oracle->AddSwitches(m_net.GetSwitches());
+        m_oracle->Start(MicroSeconds(20), m_cfg.stop);
+        RateSampler sampler(m_rdma, m_sampled, m_cfg.sampleInterval, m_cfg.stop);
+        Simulator::Schedule(m_cfg.sampleInterval, &RateSampler::Sample, &sampler);
+        // The drain test of the TTL scheme: stop the senders, then look at the buffers.
+        Simulator::Schedule(m_cfg.stop, &StopSenders, &m_rdma);
+        Simulator::Stop(m_cfg.stop + m_cfg.drain);
+        Simulator::Run();
+        CollectRates(sampler);
+        CollectCounters();
+        return m_result;
+    }
+
+  private:
+    /// Tagger rules (computed or from cfg.rulesFile) or TTL priorities; sets the DSCP and
+    /// the number of lossless classes.
+    void InstallMode()
+    {
+        if (m_cfg.mode == TaggerExperimentMode::TAGGER)
+        {
+            TaggerHelper taggerHelper;
+            if (m_cfg.rulesFile.empty())
+            {
+                taggerHelper.Install(m_net, TaggerHelper::ComputeRules(m_net.GetTopology(), 1));
+            }
+            else
+            {
+                taggerHelper.InstallFromJson(m_net, m_cfg.rulesFile);
+            }
+            m_classes = taggerHelper.GetLosslessTags();
+            m_dscp = 1; // hosts start at tag 1
+            // ACKs, NAKs and CNPs start at tag 1 too (data arrives rewritten).
+            m_rdma.SetNicAttribute("ControlDscp", UintegerValue(m_dscp));
+        }
+        else if (m_cfg.mode == TaggerExperimentMode::TTL)
+        {
+            // The longest legal path of these scenarios is a pinned 1-bounce
+            // path: 7 switches.  (The library's full 1-bounce ELP also bounces
+            // at ToRs, 9 switches: more than the 8 PFC classes allow.)
+            uint8_t ttl0 = TtlHelper::Ttl0ForPath(m_spec.ttlPathSwitches);
+            TtlHelper::Install(m_net, ttl0);
+            m_rdma.SetNicAttribute("Ttl", UintegerValue(ttl0));
+            m_classes = ttl0 - 1;
+            m_dscp = 0;
+        }
+    }
+
+    /// \return the set-up, several lines
+    std::string Describe() const
+    {
+        std::ostringstream desc;
+        desc << m_spec.title << ", mode " << TaggerExperimentModeName(m_cfg.mode) << ", DCQCN "
+             << (m_cfg.dcqcn ? "on" : "off") << ", " << m_cfg.rate << ", " << m_cfg.delay << "\n";
+        for (const std::string& line : m_spec.setup)
+        {
+            desc << "  " << line << "\n";
+        }
+        desc << "  senders stop at " << m_cfg.stop.As(Time::MS) << ", buffers checked at "
+             << (m_cfg.stop + m_cfg.drain).As(Time::MS) << " (time scaled to ms)\n"
+             << "  lossless classes: " << m_classes << "\n";
+        return desc.str();
+    }
+
+    /// The set-up, the sampled rates, the bytes acknowledged and the paths. \param sampler it
+    void CollectRates(const RateSampler& sampler)
+    {
+        TaggerExperimentResult& r = m_result;
+        r.program = m_spec.program;
+        r.mode = m_cfg.mode;
+        r.classes = m_classes;
+        r.description = Describe();
+        r.sampleMs = sampler.times;
+        r.tail = m_cfg.tail;
+        r.drain = m_cfg.drain;
+        auto tailSamples = static_cast<std::size_t>(m_cfg.tail.GetNanoSeconds() /
+                                                    m_cfg.sampleInterval.GetNanoSeconds());
+        for (std::size_t i = 0; i < r.flows.size(); ++i)
+        {
+            r.flows[i].gbps = sampler.rates[i];
+            r.flows[i].tailGbps = sampler.Tail(i, tailSamples);
+            Ptr<RdmaNic> nic = m_rdma.GetNic(m_sampled[i].first);
+            r.flows[i].ackedBytes = nic->GetAckedBytes(m_sampled[i].second);
+            const RdmaFlowRecord rec = nic->GetFlowRecords().at(m_sampled[i].second);
+            r.flows[i].path = TracePath(m_net, m_sampled[i].first, m_sampledDst[i], rec.sport);
+        }
+    }
+
+    /// Drops, pauses, undrained bytes, the oracle's cycles and the per-switch counters.
+    void CollectCounters()
+    {
+        TaggerExperimentResult& r = m_result;
+        PfcStatsHelper stats(m_net);
+        for (uint8_t k = 0; k < kPfcDropReasons; ++k)
+        {
+            r.drops[k] = stats.GetDropCount(static_cast<PfcDropReason>(k));
+        }
+        r.pauses = stats.GetPauseCount();
+        r.undrainedBytes = stats.GetLosslessBytes();
+        for (const PfcDeadlockOracle::Deadlock& d : m_oracle->GetDeadlocks())
+        {
+            std::vector<std::string> cycle;
+            for (const PfcDeadlockOracle::Member& m : d.cycle)
+            {
+                cycle.push_back(MemberName(m_net, m));
+            }
+            r.cycles.push_back(cycle);
+        }
+        std::ostringstream counters;
+        stats.PrintSwitchCounters(counters);
+        m_oracle->PrintSummary(counters);
+        for (const auto& cycle : r.cycles)
+        {
+            counters << "  cycle:";
+            for (const std::string& q : cycle)
+            {
+                counters << " " << q;
+            }
+            counters << "\n";
+        }
+        r.counters = counters.str();
+    }
+
+    const TaggerExperimentConfig& m_cfg;                  //!< the set-up
+    const ScenarioSpec& m_spec;                           //!< the scenario
+    PfcTopologyHelper m_net;                              //!< the testbed
+    RdmaHelper m_rdma;                                    //!< the NICs
+    Ptr<PfcDeadlockOracle> m_oracle;                      //!< watches for deadlocks (Measure)
+    uint8_t m_dscp = 24;                                  //!< the flows' DSCP (plain PFC: class 3)
+    uint32_t m_classes = 1;                               //!< lossless classes in use
+    std::vector<std::pair<uint32_t, uint32_t>> m_sampled; //!< sampled flows: (host, flow id)
+    std::vector<uint32_t> m_sampledDst;                   //!< their receivers
+    TaggerExperimentResult m_result;                      //!< filled stage by stage
+};
+
+/// Build the testbed, install the mode and the flows, run and measure.
 TaggerExperimentResult
 Run(const TaggerExperimentConfig& cfg, const ScenarioSpec& spec)
 {
-    NS_ABORT_MSG_IF(cfg.xon >= cfg.xoff,
-                    spec.program << ": Xon (" << cfg.xon << ") must be below Xoff (" << cfg.xoff
-                                 << ")");
-    NS_ABORT_MSG_IF(!(cfg.stop > cfg.start + cfg.event) || !cfg.drain.IsStrictlyPositive(),
-                    spec.program << ": need start + event < stop and drain > 0");
-    NS_ABORT_MSG_IF(!cfg.sampleInterval.IsStrictlyPositive(),
-                    spec.program << ": the sample interval must be positive");
-
-    tagger::Topology topo = tagger::MakeClos(tagger::PaperTestbedClos());
-    PfcTopologyHelper net(topo);
-    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(cfg.rate));
-    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(cfg.delay));
-    // Round robin between classes, as commodity switches serve lossless
-    // queues: with strict priority, the flow on the higher tag would starve
-    // the other where they share a link.
-    net.GetPfcHelper().SetScheduler("ns3::DwrrPfcScheduler");
-    // Fixed PFC thresholds per ingress queue, as a switch configured with
-    // static Xoff/Xon (with the dynamic default these small scenarios settle
-    // into sharing the buffer instead of deadlocking).
-    net.GetPfcHelper().SetMmuAttribute("ThresholdMode", StringValue("Static"));
-    net.GetPfcHelper().SetMmuAttribute("StaticXoff", UintegerValue(cfg.xoff));
-    net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(cfg.xon));
-    net.Build();
-    if (spec.routes)
-    {
-        spec.routes(net);
-    }
-    ScheduleTaggerExperimentEvents(cfg, net);
-
-    uint8_t dscp = 24; // plain PFC: lossless class 3
-    uint32_t classes = 1;
-    RdmaHelper rdma;
-    rdma.SetNicAttribute("Dcqcn", BooleanValue(cfg.dcqcn));
-    if (cfg.mode == TaggerExperimentMode::TAGGER)
-    {
-        TaggerHelper taggerHelper;
-        if (cfg.rulesFile.empty())
-        {
-            taggerHelper.Install(net, TaggerHelper::ComputeRules(topo, 1));
-        }
-        else
-        {
-            taggerHelper.InstallFromJson(net, cfg.rulesFile);
-        }
-        classes = taggerHelper.GetLosslessTags();
-        dscp = 1; // hosts start at tag 1
-        // ACKs, NAKs and CNPs start at tag 1 too (data arrives rewritten).
-        rdma.SetNicAttribute("ControlDscp", UintegerValue(dscp));
-    }
-    else if (cfg.mode == TaggerExperimentMode::TTL)
-    {
-        // The longest legal path of these scenarios is a pinned 1-bounce
-        // path: 7 switches.  (The library's full 1-bounce ELP also bounces
-        // at ToRs, 9 switches: more than the 8 PFC classes allow.)
-        uint8_t ttl0 = TtlHelper::Ttl0ForPath(spec.ttlPathSwitches);
-        TtlHelper::Install(net, ttl0);
-        rdma.SetNicAttribute("Ttl", UintegerValue(ttl0));
-        classes = ttl0 - 1;
-        dscp = 0;
-    }
-    rdma.Install(net);
-
-    const uint64_t huge = 1000000000; // longer than the run: the senders are stopped
-    std::vector<std::pair<uint32_t, uint32_t>> sampled; // (host, flow id)
-    std::vector<uint32_t> sampledDst;
-    TaggerExperimentResult r;
-    for (const FlowSpec& f : spec.flows)
-    {
-        uint32_t id = rdma.AddFlow(f.src, f.dst, huge, f.start, dscp);
-        if (!f.label.empty())
-        {
-            sampled.emplace_back(f.src, id);
-            sampledDst.push_back(f.dst);
-            TaggerFlowRates rates;
-            rates.label = f.label;
-            rates.column = f.column;
-            r.flows.push_back(rates);
-        }
-    }
-
-    Time end = cfg.stop + cfg.drain;
-    std::ostringstream desc;
-    desc << spec.title << ", mode " << TaggerExperimentModeName(cfg.mode) << ", DCQCN "
-         << (cfg.dcqcn ? "on" : "off") << ", " << cfg.rate << ", " << cfg.delay << "\n";
-    for (const std::string& line : spec.setup)
-    {
-        desc << "  " << line << "\n";
-    }
-    desc << "  senders stop at " << cfg.stop.As(Time::MS) << ", buffers checked at "
-         << end.As(Time::MS) << " (time scaled to ms)\n"
-         << "  lossless classes: " << classes << "\n";
-
-    Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
-    oracle->AddSwitches(net.GetSwitches());
-    oracle->Start(MicroSeconds(20), cfg.stop);
-
-    RateSampler sampler(rdma, sampled, cfg.sampleInterval, cfg.stop);
-    Simulator::Schedule(cfg.sampleInterval, &RateSampler::Sample, &sampler);
-
-    // The drain test of the TTL scheme: stop the senders, then look at the buffers.
-    Simulator::Schedule(cfg.stop, [&rdma]() {
-        for (uint32_t h = 0; h < rdma.GetNHosts(); ++h)
-        {
-            rdma.GetNic(h)->StopFlows();
-        }
-    });
-    Simulator::Stop(end);
-    Simulator::Run();
-
-    r.program = spec.program;
-    r.mode = cfg.mode;
-    r.classes = classes;
-    r.description = desc.str();
-    r.sampleMs = sampler.times;
-    r.tail = cfg.tail;
-    r.drain = cfg.drain;
-    auto tailSamples =
-        static_cast<std::size_t>(cfg.tail.GetNanoSeconds() / cfg.sampleInterval.GetNanoSeconds());
-    for (std::size_t i = 0; i < r.flows.size(); ++i)
-    {
-        r.flows[i].gbps = sampler.rates[i];
-        r.flows[i].tailGbps = sampler.Tail(i, tailSamples);
-        Ptr<RdmaNic> nic = rdma.GetNic(sampled[i].first);
-        r.flows[i].ackedBytes = nic->GetAckedBytes(sampled[i].second);
-        const RdmaFlowRecord rec = nic->GetFlowRecords().at(sampled[i].second);
-        r.flows[i].path = TracePath(net, sampled[i].first, sampledDst[i], rec.sport);
-    }
-    for (uint8_t k = 0; k < kPfcDropReasons; ++k)
-    {
-        r.drops[k] = net.GetDropCount(static_cast<PfcDropReason>(k));
-    }
-    r.pauses = net.GetPauseCount();
-    r.undrainedBytes = net.GetLosslessBytes();
-    for (const PfcDeadlockOracle::Deadlock& d : oracle->GetDeadlocks())
-    {
-        std::vector<std::string> cycle;
-        for (const PfcDeadlockOracle::Member& m : d.cycle)
-        {
-            cycle.push_back(MemberName(net, m));
-        }
-        r.cycles.push_back(cycle);
-    }
-    std::ostringstream counters;
-    net.PrintSwitchCounters(counters);
-    oracle->PrintSummary(counters);
-    for (const auto& cycle : r.cycles)
-    {
-        counters << "  cycle:";
-        for (const std::string& q : cycle)
-        {
-            counters << " " << q;
-        }
-        counters << "\n";
-    }
-    r.counters = counters.str();
+    CheckConfig(cfg, spec.program);
+    ExperimentRun run(cfg, spec);
+    run.Build();
+    run.Install();
+    TaggerExperimentResult r = run.Measure();
     Simulator::Destroy();
     return r;
+}
+
+/**
+ * The route change of the pause propagation scenario (Fig. 12): the two
+ * links fail (when \p failLinks), then the routes to T1's and T4's hosts
+ * take the 1-bounce paths.
+ * \param routes the testbed's routes \param failLinks whether L2-T1 and L3-T4 fail
+ */
+void
+BounceRoutes(PfcRouteHelper* routes, bool failLinks)
+{
+    if (failLinks)
+    {
+        routes->FailLink("L2", "T1");
+        routes->FailLink("L3", "T4");
+        // Routing converges around the failures (a local reroute
+        // alone may pick an uplink that loops, e.g. L3 -> S2 while S2
+        // still sends H15's packets via L3), then the bad routes.
+        routes->PopulateRoutes();
+    }
+    // Routes are per ToR prefix, as in a Clos: the change for H1
+    // moves every host under T1, the one for H15 every host under T4
+    // (so H5 -> H16 bounces as H5 -> H15 does).  A switch on a path
+    // routes the prefix this way for every source (H10 -> H1 bounces
+    // from T3 as H9 -> H1 does), and T4's side joins the bounce at
+    // S2, so H13, H14 -> H1 bounce too whatever ECMP would pick.
+    for (uint32_t h = kH1; h <= kH4; ++h)
+    {
+        routes->PinPath({"T3", "L3", "S2", "L2", "S1", "L1", "T1"}, h);
+        routes->PinPath({"T4", "L4", "S2", "L2", "S1", "L1", "T1"}, h);
+    }
+    for (uint32_t h = kH13; h <= kH16; ++h)
+    {
+        routes->PinPath({"T2", "L2", "S1", "L3", "S2", "L4", "T4"}, h);
+    }
 }
 
 } // namespace
@@ -441,12 +552,12 @@ TaggerExperimentHelper::RunClosBounce(const TaggerExperimentConfig& cfg)
          << cfg.start.As(Time::MS) << ", green H9->H1 T3-L3-S2-L2-S1-L1-T1 from "
          << greenStart.As(Time::MS);
     spec.setup.push_back(line.str());
-    spec.routes = [](PfcTopologyHelper& net) {
+    spec.routes = [](PfcRouteHelper& routes) {
         // Fig. 3: two failed links, and the two 1-bounce paths pinned.
-        net.FailLink("L2", "T1");
-        net.FailLink("L3", "T4");
-        net.PinPath({"T3", "L3", "S2", "L2", "S1", "L1", "T1"}, kH1);
-        net.PinPath({"T2", "L2", "S1", "L3", "S2", "L4", "T4"}, kH13);
+        routes.FailLink("L2", "T1");
+        routes.FailLink("L3", "T4");
+        routes.PinPath({"T3", "L3", "S2", "L2", "S1", "L1", "T1"}, kH1);
+        routes.PinPath({"T2", "L2", "S1", "L3", "S2", "L4", "T4"}, kH13);
     };
     spec.flows.push_back({kH5, kH13, cfg.start, "blue H5->H13", "blue_gbps"});
     spec.flows.push_back({kH9, kH1, greenStart, "green H9->H1", "green_gbps"});
@@ -476,14 +587,14 @@ TaggerExperimentHelper::RunRoutingLoop(const TaggerExperimentConfig& cfg)
          << " bad route at L1: H15 -> T1, so F1 loops T1-L1-T1-... over link T1->L1, which "
             "F2 takes too";
     spec.setup.push_back(line.str());
-    spec.routes = [loopAt](PfcTopologyHelper& net) {
+    spec.routes = [loopAt](PfcRouteHelper& routes) {
         // F1 goes up to L1 (deterministic: no ECMP at T1) and would go on
         // via S1; F2 shares T1->L1, then leaves via the other spine.
-        net.PinPath({"T1", "L1", "S1", "L3", "T4"}, kH15);
-        net.PinPath({"T1", "L1", "S2", "L4", "T4"}, kH16);
+        routes.PinPath({"T1", "L1", "S1", "L3", "T4"}, kH15);
+        routes.PinPath({"T1", "L1", "S2", "L4", "T4"}, kH16);
         // The bad route: L1 sends H15's packets back down to T1, and T1
         // sends them up to L1 again, until their TTL runs out.
-        net.ScheduleRoute(loopAt, "L1", kH15, "T1");
+        routes.ScheduleRoute(loopAt, "L1", kH15, "T1");
     };
     spec.flows.push_back({kH1, kH15, cfg.start, "F1 H1->H15", "f1_gbps"});
     spec.flows.push_back({kH2, kH16, cfg.start, "F2 H2->H16", "f2_gbps"});
@@ -510,34 +621,8 @@ TaggerExperimentHelper::RunPausePropagation(const TaggerExperimentConfig& cfg)
             "T4-L4-S2-L2-S1-L1-T1, to T4's hosts (H13-H16) to T2-L2-S1-L3-S2-L4-T4 (1-bounce "
             "paths: the cycle L2->S1->L3->S2->L2 of Fig. 3)";
     spec.setup.push_back(line.str());
-    spec.routes = [bounceAt, failLinks](PfcTopologyHelper& net) {
-        PfcTopologyHelper* p = &net;
-        Simulator::Schedule(bounceAt - Simulator::Now(), [p, failLinks]() {
-            if (failLinks)
-            {
-                p->FailLink("L2", "T1");
-                p->FailLink("L3", "T4");
-                // Routing converges around the failures (a local reroute
-                // alone may pick an uplink that loops, e.g. L3 -> S2 while S2
-                // still sends H15's packets via L3), then the bad routes.
-                p->PopulateRoutes();
-            }
-            // Routes are per ToR prefix, as in a Clos: the change for H1
-            // moves every host under T1, the one for H15 every host under T4
-            // (so H5 -> H16 bounces as H5 -> H15 does).  A switch on a path
-            // routes the prefix this way for every source (H10 -> H1 bounces
-            // from T3 as H9 -> H1 does), and T4's side joins the bounce at
-            // S2, so H13, H14 -> H1 bounce too whatever ECMP would pick.
-            for (uint32_t h = kH1; h <= kH4; ++h)
-            {
-                p->PinPath({"T3", "L3", "S2", "L2", "S1", "L1", "T1"}, h);
-                p->PinPath({"T4", "L4", "S2", "L2", "S1", "L1", "T1"}, h);
-            }
-            for (uint32_t h = kH13; h <= kH16; ++h)
-            {
-                p->PinPath({"T2", "L2", "S1", "L3", "S2", "L4", "T4"}, h);
-            }
-        });
+    spec.routes = [bounceAt, failLinks](PfcRouteHelper& routes) {
+        Simulator::Schedule(bounceAt - Simulator::Now(), &BounceRoutes, &routes, failLinks);
     };
     for (uint32_t src : {kH9, kH10, kH13, kH14})
     {
@@ -645,175 +730,6 @@ TaggerExperimentHelper::PrintResultLine(
         os << " " << key << "=" << value;
     }
     os << " undrained_bytes=" << r.undrainedBytes << " classes=" << r.classes << std::endl;
-}
-
-TaggerExperimentCommandLine::TaggerExperimentCommandLine(const std::string& program,
-                                                         const std::string& eventOption,
-                                                         const std::string& eventHelp,
-                                                         const TaggerExperimentConfig& defaults)
-    : config(defaults),
-      out(program),
-      m_program(program),
-      m_eventOption(eventOption),
-      m_eventHelp(eventHelp),
-      m_tagger(0),
-      m_eventMs(defaults.event.GetMicroSeconds() / 1000.0),
-      m_stopMs(defaults.stop.GetMicroSeconds() / 1000.0),
-      m_drainMs(defaults.drain.GetMicroSeconds() / 1000.0)
-{
-}
-
-void
-TaggerExperimentCommandLine::AddValues(CommandLine& cmd)
-{
-    cmd.AddValue("tagger", "1: Tagger rules (shortest + 1-bounce ELP); 0: plain PFC", m_tagger);
-    cmd.AddValue("mode", "pfc, tagger or ttl (overrides --tagger)", m_mode);
-    cmd.AddValue("dcqcn", "DCQCN on the RoCE NICs", config.dcqcn);
-    cmd.AddValue("xoff", "static PFC Xoff per ingress queue (bytes of shared buffer)", config.xoff);
-    cmd.AddValue("xon", "static PFC Xon per ingress queue (bytes)", config.xon);
-    cmd.AddValue("rate", "link rate (e.g. 40Gbps)", config.rate);
-    cmd.AddValue("delay", "link propagation delay (e.g. 1us)", config.delay);
-    cmd.AddValue(m_eventOption, m_eventHelp, m_eventMs);
-    cmd.AddValue("stop-ms", "when every sender stops (ms)", m_stopMs);
-    cmd.AddValue("drain-ms", "time after the stop to let buffers drain (ms)", m_drainMs);
-    cmd.AddValue("rules",
-                 "tagger-rules JSON file to install instead of computing rules",
-                 config.rulesFile);
-    cmd.AddValue("out", "prefix of the .dat and .plt files", out);
-    cmd.AddValue("fail-links",
-                 "extra link failures (local reroute), e.g. \"L1-S1@2,L3-S2@2.5\" (ms)",
-                 config.linkFailures);
-    cmd.AddValue("restore-links",
-                 "link restorations, e.g. \"L1-S1@4\" (ms)",
-                 config.linkRestorations);
-    cmd.AddValue("bad-routes",
-                 "bad routes: at ms, SW sends HOST's traffic to NEXT, e.g. \"L1:H15:T1@2\"",
-                 config.badRoutes);
-}
-
-bool
-TaggerExperimentCommandLine::Finish(std::ostream& err)
-{
-    if (m_mode.empty())
-    {
-        m_mode = m_tagger ? "tagger" : "pfc";
-    }
-    if (!ParseTaggerExperimentMode(m_mode, config.mode))
-    {
-        err << m_program << ": --mode must be pfc, tagger or ttl, not '" << m_mode << "'\n";
-        return false;
-    }
-    if (config.xon >= config.xoff)
-    {
-        err << m_program << ": --xon (" << config.xon << ") must be below --xoff (" << config.xoff
-            << ")\n";
-        return false;
-    }
-    if (!(m_eventMs >= 0 && m_stopMs > m_eventMs && m_drainMs > 0))
-    {
-        err << m_program << ": need 0 <= --" << m_eventOption
-            << " < --stop-ms and --drain-ms > 0\n";
-        return false;
-    }
-    config.event = MicroSeconds(uint64_t(m_eventMs * 1000));
-    config.stop = MicroSeconds(uint64_t(m_stopMs * 1000));
-    config.drain = MicroSeconds(uint64_t(m_drainMs * 1000));
-    if (!(config.stop > config.start + config.event))
-    {
-        err << m_program << ": --" << m_eventOption << " plus the start ("
-            << config.start.As(Time::US) << ") must come before --stop-ms\n";
-        return false;
-    }
-    return true;
-}
-
-namespace
-{
-/// Split \p text at \p sep (empty items dropped).
-std::vector<std::string>
-SplitList(const std::string& text, char sep)
-{
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, sep))
-    {
-        if (!item.empty())
-        {
-            items.push_back(item);
-        }
-    }
-    return items;
-}
-
-/// Parse "what@ms" into (what, absolute time). \param item the item \param flag its flag
-std::pair<std::string, Time>
-ParseTimed(const std::string& item, const std::string& flag)
-{
-    std::size_t at = item.rfind('@');
-    NS_ABORT_MSG_IF(at == std::string::npos || at == 0 || at + 1 == item.size(),
-                    "--" << flag << ": '" << item << "' is not WHAT@MS");
-    double ms = 0;
-    try
-    {
-        std::size_t used = 0;
-        ms = std::stod(item.substr(at + 1), &used);
-        NS_ABORT_MSG_IF(used != item.size() - at - 1 || ms < 0, "");
-    }
-    catch (const std::exception&)
-    {
-        NS_FATAL_ERROR("--" << flag << ": '" << item << "': bad time '" << item.substr(at + 1)
-                            << "' (milliseconds >= 0)");
-    }
-    return {item.substr(0, at), MicroSeconds(uint64_t(ms * 1000))};
-}
-
-/// \param net the network \param name a host name \param flag the flag \return its host index
-uint32_t
-HostIndex(const PfcTopologyHelper& net, const std::string& name, const std::string& flag)
-{
-    tagger::NodeId v = net.GetTopology().FindNode(name);
-    std::vector<tagger::NodeId> hosts = net.GetTopology().GetHosts();
-    auto it = std::find(hosts.begin(), hosts.end(), v);
-    NS_ABORT_MSG_IF(v == tagger::kNone || it == hosts.end(),
-                    "--" << flag << ": '" << name << "' is not a host");
-    return uint32_t(it - hosts.begin());
-}
-} // namespace
-
-void
-ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHelper& net)
-{
-    for (auto [list, flag, fail] :
-         {std::make_tuple(cfg.linkFailures, std::string("fail-links"), true),
-          std::make_tuple(cfg.linkRestorations, std::string("restore-links"), false)})
-    {
-        for (const std::string& item : SplitList(list, ','))
-        {
-            auto [link, at] = ParseTimed(item, flag);
-            std::size_t dash = link.find('-');
-            NS_ABORT_MSG_IF(dash == std::string::npos,
-                            "--" << flag << ": '" << item << "' is not A-B@MS");
-            std::string a = link.substr(0, dash);
-            std::string b = link.substr(dash + 1);
-            if (fail)
-            {
-                net.ScheduleFailLink(at, a, b);
-            }
-            else
-            {
-                net.ScheduleRestoreLink(at, a, b);
-            }
-        }
-    }
-    for (const std::string& item : SplitList(cfg.badRoutes, ','))
-    {
-        auto [route, at] = ParseTimed(item, "bad-routes");
-        std::vector<std::string> parts = SplitList(route, ':');
-        NS_ABORT_MSG_IF(parts.size() != 3,
-                        "--bad-routes: '" << item << "' is not SWITCH:HOST:NEXT@MS");
-        net.ScheduleRoute(at, parts[0], HostIndex(net, parts[1], "bad-routes"), parts[2]);
-    }
 }
 
 } // namespace ns3

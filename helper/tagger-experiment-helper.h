@@ -7,7 +7,6 @@
 #ifndef TAGGER_EXPERIMENT_HELPER_H
 #define TAGGER_EXPERIMENT_HELPER_H
 
-#include "ns3/command-line.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-types.h"
 
@@ -27,8 +26,6 @@
 
 namespace ns3
 {
-
-class PfcTopologyHelper;
 
 /**
  * \ingroup tagger
@@ -88,14 +85,6 @@ struct TaggerExperimentConfig
     /// Extra (bad) routes, "SW:HOST:NEXT@ms[,...]": at ms, SW sends HOST's traffic to NEXT.
     std::string badRoutes;
 };
-
-/**
- * Schedule the linkFailures, linkRestorations and badRoutes events of \p cfg on
- * \p net; NS_FATAL_ERROR naming the item that is malformed or names an
- * unknown node or link.
- * \param cfg the configuration \param net the built network
- */
-void ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHelper& net);
 
 /**
  * \ingroup tagger
@@ -215,50 +204,6 @@ class TaggerExperimentHelper
 
     /// \param gbps a rate \return it with three decimals, as the RESULT lines print rates
     static std::string FormatGbps(double gbps);
-};
-
-/**
- * \ingroup tagger
- * The command line shared by the experiment examples: --tagger, --mode,
- * --dcqcn, --xoff, --xon, --rate, --delay, the scenario's event option
- * (e.g. --loop-ms), --stop-ms, --drain-ms, --rules and --out.
- */
-class TaggerExperimentCommandLine
-{
-  public:
-    /**
-     * \param program the example's name (for error messages and the default --out)
-     * \param eventOption the event option's name, e.g. "loop-ms"
-     * \param eventHelp its help text (say that the unit is ms)
-     * \param defaults the defaults of the config
-     */
-    TaggerExperimentCommandLine(const std::string& program,
-                                const std::string& eventOption,
-                                const std::string& eventHelp,
-                                const TaggerExperimentConfig& defaults = TaggerExperimentConfig());
-
-    /// Add the options to \p cmd (before cmd.Parse). \param cmd the command line
-    void AddValues(CommandLine& cmd);
-
-    /**
-     * After cmd.Parse: check the values and fill the config.
-     * \param err where to explain a bad value
-     * \return false (after one message naming the option at fault) on a bad value
-     */
-    bool Finish(std::ostream& err);
-
-    TaggerExperimentConfig config; //!< the set-up (valid after Finish)
-    std::string out;               //!< prefix of the .dat and .plt files
-
-  private:
-    std::string m_program;     //!< example name
-    std::string m_eventOption; //!< name of the event option
-    std::string m_eventHelp;   //!< its help text
-    int m_tagger;              //!< --tagger
-    std::string m_mode;        //!< --mode
-    double m_eventMs;          //!< the event option (ms)
-    double m_stopMs;           //!< --stop-ms
-    double m_drainMs;          //!< --drain-ms
 };
 
 } // namespace ns3

@@ -24,6 +24,7 @@
 #include "ns3/packet.h"
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-header.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
@@ -498,15 +499,15 @@ RunIncast(const IncastParams& p)
     out.sent = traffic.GetSent();
     out.sendErrors = traffic.GetSendErrors();
     out.delivered = traffic.GetReceived();
-    out.drops = net.GetDropCount();
-    out.tcDrops = net.GetTrafficControlDrops();
-    out.losslessDrops = net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
-    out.lossyDrops = net.GetDropCount(PfcDropReason::LOSSY_OVERFLOW);
-    out.pauses = net.GetPauseCount();
+    out.drops = PfcStatsHelper(net).GetDropCount();
+    out.tcDrops = PfcStatsHelper(net).GetTrafficControlDrops();
+    out.losslessDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
+    out.lossyDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSY_OVERFLOW);
+    out.pauses = PfcStatsHelper(net).GetPauseCount();
     out.pauseFrames = pfcFrames.pausing;
     out.deadlock = oracle->HasDeadlock();
-    out.losslessBytes = net.GetLosslessBytes();
-    out.lossyBytes = net.GetLossyBytes();
+    out.losslessBytes = PfcStatsHelper(net).GetLosslessBytes();
+    out.lossyBytes = PfcStatsHelper(net).GetLossyBytes();
     for (uint32_t i = 0; i < switches.GetN(); ++i)
     {
         Ptr<PfcSwitchNetDevice> sw = PfcHelper::GetSwitch(switches.Get(i));
@@ -788,7 +789,7 @@ class TtlNoRouteTestCase : public TestCase
             noRoute[i] = net.GetSwitch(line.s[i])->GetDropCount(PfcDropReason::NO_ROUTE);
         }
         NS_TEST_EXPECT_MSG_EQ(traffic.GetSent(), 1, "the host did not send its packet");
-        NS_TEST_EXPECT_MSG_EQ(net.GetDropCount(),
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetDropCount(),
                               expired[0] + expired[1] + expired[2] + noRoute[0] + noRoute[1] +
                                   noRoute[2],
                               "drops of other reasons");
@@ -885,7 +886,7 @@ class RemovePortTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(leaf0->GetDropCount(PfcDropReason::NO_ROUTE),
                               1,
                               "NO_ROUTE at leaf 0");
-        NS_TEST_EXPECT_MSG_EQ(net.GetDropCount(), 1, "drops in all");
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetDropCount(), 1, "drops in all");
         NS_TEST_EXPECT_MSG_EQ(traffic.GetReceived(), 1, "H0 -> H1 not delivered");
         Simulator::Destroy();
     }
@@ -1112,13 +1113,13 @@ RunRing(const std::vector<uint32_t>& flows)
     Simulator::Stop(MilliSeconds(6));
     Simulator::Run();
     out.deadlocks = oracle->GetDeadlocks();
-    out.pauses = net.GetPauseCount();
+    out.pauses = PfcStatsHelper(net).GetPauseCount();
     out.losslessBytesAfterDrain = oracle->GetLosslessBytes();
     out.sent = traffic.GetSent();
     out.delivered = traffic.GetReceived();
-    out.drops = net.GetDropCount();
-    out.tcDrops = net.GetTrafficControlDrops();
-    out.losslessDrops = net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
+    out.drops = PfcStatsHelper(net).GetDropCount();
+    out.tcDrops = PfcStatsHelper(net).GetTrafficControlDrops();
+    out.losslessDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
     Simulator::Destroy();
     return out;
 }

@@ -39,6 +39,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/rdma-helper.h"
@@ -227,8 +228,8 @@ class RdmaLineRateTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rx->GetBytesDelivered(), bytes, "bytes delivered");
         NS_TEST_EXPECT_MSG_EQ(n.GetDuplicates(), 0, "duplicates");
         NS_TEST_EXPECT_MSG_EQ(n.GetEcnMarks(), 0, "ECN marks");
-        NS_TEST_EXPECT_MSG_EQ(n.net.GetDropCount(), 0, "drops");
-        NS_TEST_EXPECT_MSG_EQ(n.net.GetPauseCount(), 0, "pauses");
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(n.net).GetDropCount(), 0, "drops");
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(n.net).GetPauseCount(), 0, "pauses");
         NS_TEST_EXPECT_MSG_EQ(n.rdma.GetNic(1)->GetRate(0).GetBitRate(),
                               10000000000ULL,
                               "DCQCN rate without CNPs");
@@ -352,17 +353,17 @@ RunIncast(const IncastConfig& c)
     };
     Simulator::Schedule(Time(0), sample);
     uint64_t pausesEarly = 0;
-    Simulator::Schedule(c.lateFrom, [&]() { pausesEarly = n.net.GetPauseCount(); });
+    Simulator::Schedule(c.lateFrom, [&]() { pausesEarly = PfcStatsHelper(n.net).GetPauseCount(); });
     Simulator::Stop(MilliSeconds(50));
     Simulator::Run();
 
     out.records = n.rdma.GetFlowRecords();
     out.active = n.rdma.GetActiveFlows();
     out.delivered = n.rdma.GetNic(0)->GetBytesDelivered();
-    out.drops = n.net.GetDropCount();
-    out.lossyDrops = n.net.GetDropCount(PfcDropReason::LOSSY_OVERFLOW);
-    out.tcDrops = n.net.GetTrafficControlDrops();
-    out.pauses = n.net.GetPauseCount();
+    out.drops = PfcStatsHelper(n.net).GetDropCount();
+    out.lossyDrops = PfcStatsHelper(n.net).GetDropCount(PfcDropReason::LOSSY_OVERFLOW);
+    out.tcDrops = PfcStatsHelper(n.net).GetTrafficControlDrops();
+    out.pauses = PfcStatsHelper(n.net).GetPauseCount();
     out.pausesLate = out.pauses - pausesEarly;
     out.meanQueueLate = lateSamples > 0 ? lateSum / lateSamples : 0;
     out.retransmitted = n.rdma.GetRetransmittedPackets();

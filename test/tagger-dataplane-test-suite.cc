@@ -33,6 +33,7 @@
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-helper.h"
@@ -245,7 +246,7 @@ ParseFrame(Ptr<const Packet> frame)
  *   received_cnp = sum of GetCnpsReceived(),
  *
  * and for each reason the traced drops (all kinds) equal
- * PfcTopologyHelper::GetDropCount(reason).  (ACKs have no NIC counter: they
+ * PfcStatsHelper::GetDropCount(reason).  (ACKs have no NIC counter: they
  * are checked by the identity only.)
  */
 class Census
@@ -463,10 +464,11 @@ class Census
             {
                 traced += m_dropped[k][r];
             }
-            if (traced != m_net.GetDropCount(reason))
+            if (traced != PfcStatsHelper(m_net).GetDropCount(reason))
             {
                 err << what << ": " << reason << " drops traced " << traced
-                    << " != PfcTopologyHelper::GetDropCount " << m_net.GetDropCount(reason) << "; ";
+                    << " != PfcStatsHelper::GetDropCount "
+                    << PfcStatsHelper(m_net).GetDropCount(reason) << "; ";
             }
         }
         return err.str();
@@ -857,7 +859,7 @@ class BouncePacketTestCase : public TestCase
         tagger.Install(net, rules);
         const uint32_t h1 = 0;
         const uint32_t h9 = 8; // on T5 (ToR m hosts H(2m-1) and H(2m))
-        net.PinPath({"T1", "L1", "S1", "L3", "S2", "L5", "T5"}, h9);
+        net.GetRouteHelper().PinPath({"T1", "L1", "S1", "L3", "S2", "L5", "T5"}, h9);
         RdmaHelper rdma;
         rdma.SetNicAttribute("Dcqcn", BooleanValue(false));
         rdma.Install(net);
@@ -990,7 +992,7 @@ class EgressByOldTagTestCase : public TestCase
         tagger.Install(net, rules);
         const uint32_t h5 = 4;
         const uint32_t h13 = 12;
-        net.PinPath({"T2", "L2", "S1", "L3", "S2", "L4", "T4"}, h13);
+        net.GetRouteHelper().PinPath({"T2", "L2", "S1", "L3", "S2", "L4", "T4"}, h13);
         RdmaHelper rdma;
         rdma.SetNicAttribute("Dcqcn", BooleanValue(false));
         rdma.Install(net);
@@ -1009,13 +1011,13 @@ class EgressByOldTagTestCase : public TestCase
         Simulator::Stop(MilliSeconds(4));
         Simulator::Run();
         census.CountQueued();
-        o.losslessDrops = net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
+        o.losslessDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
         o.losslessDropsS2 =
             net.GetSwitch(net.GetNodeId("S2"))->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
-        o.otherDrops = net.GetDropCount() - o.losslessDrops;
-        o.pauses = net.GetPauseCount();
+        o.otherDrops = PfcStatsHelper(net).GetDropCount() - o.losslessDrops;
+        o.pauses = PfcStatsHelper(net).GetPauseCount();
         o.l3Pauses = net.GetSwitch(net.GetNodeId("L3"))->GetPausesSent();
-        o.deadlock = oracle->HasDeadlock() || net.GetLosslessBytes() > 0;
+        o.deadlock = oracle->HasDeadlock() || PfcStatsHelper(net).GetLosslessBytes() > 0;
         o.accounting = census.Check(rdma, egressByOldTag ? "old tag" : "new tag");
         NS_LOG_INFO("egress by " << (egressByOldTag ? "old" : "new") << " tag: lossless drops "
                                  << o.losslessDrops << " (S2 " << o.losslessDropsS2
@@ -1241,7 +1243,7 @@ class DataplaneFuzzTestCase : public TestCase
         PfcTopologyHelper net(topo);
         ConfigureNetwork(net);
         net.Build();
-        net.AssignStreams(1);
+        net.GetRouteHelper().AssignStreams(1);
         const uint32_t n = topo.GetNNodes();
         const uint32_t hosts = net.GetNHosts();
         // next[dst host][switch] = set of next nodes
@@ -1275,7 +1277,7 @@ class DataplaneFuzzTestCase : public TestCase
         snapshot();
         for (const FuzzFailure& f : s.failures)
         {
-            net.FailLink(f.a, f.b);
+            net.GetRouteHelper().FailLink(f.a, f.b);
             snapshot();
         }
         Simulator::Destroy();
@@ -1340,7 +1342,7 @@ class DataplaneFuzzTestCase : public TestCase
         PfcTopologyHelper net(topo);
         ConfigureNetwork(net);
         net.Build();
-        net.AssignStreams(1);
+        net.GetRouteHelper().AssignStreams(1);
         RdmaHelper rdma;
         rdma.SetNicAttribute("Dcqcn", BooleanValue(false));
         uint8_t dscp = kPfcDscp;
@@ -1366,7 +1368,7 @@ class DataplaneFuzzTestCase : public TestCase
         Census census(net);
         for (const FuzzFailure& f : s.failures)
         {
-            net.ScheduleFailLink(f.at, f.a, f.b);
+            net.GetRouteHelper().ScheduleFailLink(f.at, f.a, f.b);
         }
         for (const FuzzFlow& f : s.flows)
         {
@@ -1383,7 +1385,7 @@ class DataplaneFuzzTestCase : public TestCase
         // are still buffered will never leave (the TTL scheme's definition).
         census.CountQueued();
         bool oracleDeadlock = oracle->HasDeadlock();
-        uint64_t undrained = net.GetLosslessBytes();
+        uint64_t undrained = PfcStatsHelper(net).GetLosslessBytes();
         bool deadlock = oracleDeadlock || undrained > 0;
         // Every mode: the books balance now (frames stuck in a deadlock are
         // queued, frames circulating in a forwarding loop queued or on a wire).
@@ -1410,8 +1412,12 @@ class DataplaneFuzzTestCase : public TestCase
             totals.extended += extra.IsStrictlyPositive() ? 1 : 0;
             NS_TEST_EXPECT_MSG_EQ(census.Queued(), 0, what << ": frames never left the queues");
             NS_TEST_EXPECT_MSG_EQ(census.OnWire(), 0, what << ": frames on a wire");
-            NS_TEST_EXPECT_MSG_EQ(net.GetLossyBytes(), 0, what << ": lossy bytes left");
-            NS_TEST_EXPECT_MSG_EQ(net.GetLosslessBytes(), 0, what << ": lossless bytes left");
+            NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetLossyBytes(),
+                                  0,
+                                  what << ": lossy bytes left");
+            NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetLosslessBytes(),
+                                  0,
+                                  what << ": lossless bytes left");
             accounting = census.Check(rdma, what + " at the end");
             NS_TEST_EXPECT_MSG_EQ(accounting, "", what << ": accounting at the end");
             if (mode == FuzzMode::TAGGER)
@@ -1434,15 +1440,16 @@ class DataplaneFuzzTestCase : public TestCase
             }
             if (mode == FuzzMode::TTL)
             {
-                NS_TEST_EXPECT_MSG_EQ(net.GetDropCount(PfcDropReason::LOSSY_OVERFLOW),
-                                      0,
-                                      what << ": lossy drops in TTL mode");
+                NS_TEST_EXPECT_MSG_EQ(
+                    PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSY_OVERFLOW),
+                    0,
+                    what << ": lossy drops in TTL mode");
             }
         }
         NS_TEST_EXPECT_MSG_EQ(census.Dropped(Kind::OTHER), 0, what << ": non-RoCE drops");
         // PFC itself loses nothing, deadlocked or not: the headroom absorbs
         // what arrives after a PAUSE (plain PFC included).
-        NS_TEST_EXPECT_MSG_EQ(net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW),
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW),
                               0,
                               what << ": lossless drops");
 
@@ -1455,7 +1462,7 @@ class DataplaneFuzzTestCase : public TestCase
         totals.stuck += census.Queued() + census.OnWire();
         totals.deliveredUntagged += census.ReceivedUntagged();
         totals.taggedTtlDrops += census.TaggedDrops(PfcDropReason::TTL_EXPIRED);
-        totals.pauses += net.GetPauseCount();
+        totals.pauses += PfcStatsHelper(net).GetPauseCount();
         for (uint8_t r = 0; r < kPfcDropReasons; ++r)
         {
             PfcDropReason reason = static_cast<PfcDropReason>(r);
@@ -1469,17 +1476,18 @@ class DataplaneFuzzTestCase : public TestCase
             ++totals.flows;
             totals.flowsDone += r.finish.IsStrictlyPositive() ? 1 : 0;
         }
-        NS_LOG_INFO(what << ": " << (deadlock ? "DEADLOCK" : "ok") << " oracle=" << oracleDeadlock
-                         << " undrained=" << undrained << " sent=" << census.Sent(Kind::DATA)
-                         << " delivered=" << census.Received(Kind::DATA)
-                         << " drops=" << net.GetDropCount()
-                         << " lossless=" << net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-                         << " lossy=" << net.GetDropCount(PfcDropReason::LOSSY_OVERFLOW)
-                         << " ttl=" << net.GetDropCount(PfcDropReason::TTL_EXPIRED)
-                         << " linkdown=" << net.GetDropCount(PfcDropReason::LINK_DOWN)
-                         << " noroute=" << net.GetDropCount(PfcDropReason::NO_ROUTE)
-                         << " queued=" << census.Queued() << " wire=" << census.OnWire()
-                         << " end=" << Simulator::Now().As(Time::MS));
+        NS_LOG_INFO(
+            what << ": " << (deadlock ? "DEADLOCK" : "ok") << " oracle=" << oracleDeadlock
+                 << " undrained=" << undrained << " sent=" << census.Sent(Kind::DATA)
+                 << " delivered=" << census.Received(Kind::DATA)
+                 << " drops=" << PfcStatsHelper(net).GetDropCount() << " lossless="
+                 << PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+                 << " lossy=" << PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSY_OVERFLOW)
+                 << " ttl=" << PfcStatsHelper(net).GetDropCount(PfcDropReason::TTL_EXPIRED)
+                 << " linkdown=" << PfcStatsHelper(net).GetDropCount(PfcDropReason::LINK_DOWN)
+                 << " noroute=" << PfcStatsHelper(net).GetDropCount(PfcDropReason::NO_ROUTE)
+                 << " queued=" << census.Queued() << " wire=" << census.OnWire()
+                 << " end=" << Simulator::Now().As(Time::MS));
         Simulator::Destroy();
         return deadlock;
     }

@@ -22,6 +22,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/ipv4.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/simulator.h"
@@ -367,7 +368,7 @@ class SamePortResumeTestCase : public TestCase
         const uint32_t h1 = 0;
         const uint32_t h2 = 1;
         const uint32_t h3 = 2;
-        net.SetRoute("L1", h3, "H1");
+        net.GetRouteHelper().SetRoute("L1", h3, "H1");
         net.GetHost(h1)->GetObject<Ipv4>()->SetAttribute("IpForward", BooleanValue(false));
 
         tagger::NodeId l1 = net.GetNodeId("L1");
@@ -394,7 +395,9 @@ class SamePortResumeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(port->GetPauseTxFrames(), 0u, "L1 pauses H1");
         NS_TEST_EXPECT_MSG_GT(port->GetResumeTxFrames(), 0u, "L1 resumes H1");
         NS_TEST_EXPECT_MSG_EQ(m_overlaps, 0u, "a frame started while another was on the wire");
-        NS_TEST_EXPECT_MSG_EQ(net.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW), 0u, "lossless");
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW),
+                              0u,
+                              "lossless");
         Simulator::Destroy();
     }
 

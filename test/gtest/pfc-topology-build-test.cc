@@ -11,6 +11,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/tagger-helper.h"
@@ -241,7 +242,7 @@ TEST_F(PfcTopologyBuild, JellyfishRoutesAreShortestPathsAndEveryPairIsReachable)
         }
     }
     EXPECT_EQ(arrived, 80u * 79u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
 }
 
 // ---------------------------------------------------------------------------
@@ -358,11 +359,11 @@ TEST_F(PfcTopologyBuild, BCubeRelayServersAreForwardersWithAnAddress)
     EXPECT_EQ(Route(net, "W0_0", "H02"), std::vector<uint32_t>({2}));
     EXPECT_EQ(CheckFibAgainstBfs(net), "");
     // The other helpers still work on a network with relay servers.
-    EXPECT_EQ(net.GetDropCount(), 0u);
-    EXPECT_EQ(net.GetTrafficControlDrops(), 0u);
-    EXPECT_EQ(net.GetPauseCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetTrafficControlDrops(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetPauseCount(), 0u);
     std::ostringstream counters;
-    net.PrintSwitchCounters(counters);
+    PfcStatsHelper(net).PrintSwitchCounters(counters);
     EXPECT_NE(counters.str().find("H01: pauses=0"), std::string::npos) << counters.str();
 }
 
@@ -407,7 +408,7 @@ TEST_F(PfcTopologyBuild, BCubeDatagramAcrossARelayLosesOneTtlPerForwarder)
     EXPECT_EQ(relayed, 1u);
     // The source's engine forwarded its own datagram once too.
     EXPECT_EQ(net.GetHostSwitch(h00)->GetForwardedCount(), 1u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
 }
 
 TEST_F(PfcTopologyBuild, BCubeEveryPairIsReachable)
@@ -431,7 +432,7 @@ TEST_F(PfcTopologyBuild, BCubeEveryPairIsReachable)
             EXPECT_EQ(t.ttl[s][d], differ == 1 ? 63 : 61) << s << " -> " << d;
         }
     }
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
 }
 
 TEST_F(PfcTopologyBuild, BCubeRoceFlowsThroughRelayServersComplete)
@@ -470,7 +471,7 @@ TEST_F(PfcTopologyBuild, BCubeRoceFlowsThroughRelayServersComplete)
     EXPECT_EQ(rdma.GetActiveFlows(), 0u);
     // 4 * 200,000 + 100,000 payload bytes delivered in order.
     EXPECT_EQ(rdma.GetBytesDelivered(), 900000u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
     // Every relay's local backlog drained.
     for (uint32_t h = 0; h < 16; ++h)
     {
@@ -509,8 +510,8 @@ TEST_F(PfcTopologyBuild, BCubeRoceIncastIsLosslessUnderPfc)
     EXPECT_EQ(rdma.GetBytesDelivered(), 15u * 300000u);
     EXPECT_EQ(rdma.GetRetransmittedPackets(), 0u);
     EXPECT_EQ(rdma.GetTimeouts(), 0u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
-    EXPECT_GT(net.GetPauseCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
+    EXPECT_GT(PfcStatsHelper(net).GetPauseCount(), 0u);
 }
 
 TEST_F(PfcTopologyBuild, RoceBetweenPlainHostsAndARelayServer)
@@ -539,7 +540,7 @@ TEST_F(PfcTopologyBuild, RoceBetweenPlainHostsAndARelayServer)
     EXPECT_EQ(rdma.GetBytesDelivered(), 350000u);
     EXPECT_EQ(rdma.GetNic(1)->GetBytesDelivered(), 50000u);
     EXPECT_EQ(rdma.GetRetransmittedPackets(), 0u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
     // A -> B and R -> B share R's port 1 at 40 Gb/s: 200 KB take at least
     // 200,000 * 8 / 40e9 = 40 us, so the later of the two finishes after 40 us.
     Time last;
@@ -615,7 +616,7 @@ TEST_F(PfcTopologyBuild, BCubeTaggerKeepsRelayOriginatedPacketsLossless)
     EXPECT_LE(dscp, int(tagger.GetLosslessTags()));
     EXPECT_EQ(rdma.GetActiveFlows(), 0u);
     EXPECT_EQ(rdma.GetBytesDelivered(), 300000u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
 }
 
 // ---------------------------------------------------------------------------
@@ -776,7 +777,7 @@ TEST_F(PfcTopologyBuild, RelayEngineLocalSourceIsBoundedAndHookSeesLocalPackets)
     EXPECT_TRUE(source.sawFull);
     EXPECT_GE(source.minFull, 3000u);
     EXPECT_EQ(relay->GetLocalQueueBytes(3), 0u);
-    EXPECT_EQ(net.GetDropCount(), 0u);
+    EXPECT_EQ(PfcStatsHelper(net).GetDropCount(), 0u);
 }
 
 // ---------------------------------------------------------------------------
@@ -836,9 +837,9 @@ RerouteAfterFailure(uint64_t run, int64_t stream)
     std::vector<std::vector<uint32_t>> sets;
     {
         PfcTopologyHelper net(tagger::MakeClos(tagger::PaperTestbedClos()));
-        net.AssignStreams(stream);
+        net.GetRouteHelper().AssignStreams(stream);
         net.Build();
-        net.FailLink("L2", "T1");
+        net.GetRouteHelper().FailLink("L2", "T1");
         for (const char* h : {"H1", "H2", "H3", "H4"})
         {
             sets.push_back(Route(net, "L2", h));
@@ -854,7 +855,7 @@ RerouteAfterFailure(uint64_t run, int64_t stream)
 TEST_F(PfcTopologyBuild, FailLinkReroutesLocallyAndRestoreLinkBringsSetsBack)
 {
     PfcTopologyHelper net(tagger::MakeClos(tagger::PaperTestbedClos()));
-    net.AssignStreams(11);
+    net.GetRouteHelper().AssignStreams(11);
     net.Build();
     // Paper testbed: every leaf on both spines, so L2's ports are 0 T1, 1 T2,
     // 2 S1, 3 S2, and a spine's ports are L1, L2, L3, L4.
@@ -866,7 +867,7 @@ TEST_F(PfcTopologyBuild, FailLinkReroutesLocallyAndRestoreLinkBringsSetsBack)
     EXPECT_EQ(Route(net, "L2", "H9"), std::vector<uint32_t>({2, 3}));
     EXPECT_EQ(Route(net, "S2", "H1"), std::vector<uint32_t>({0, 1}));
 
-    net.FailLink("L2", "T1");
+    net.GetRouteHelper().FailLink("L2", "T1");
     // L2's set for H1 lost port 0 and, empty, got one random port to a
     // switch: 1 (T2), 2 (S1) or 3 (S2).
     std::vector<uint32_t> l2h1 = Route(net, "L2", "H1");
@@ -879,7 +880,7 @@ TEST_F(PfcTopologyBuild, FailLinkReroutesLocallyAndRestoreLinkBringsSetsBack)
     EXPECT_EQ(Route(net, "L2", "H9"), std::vector<uint32_t>({2, 3}));
     EXPECT_EQ(Route(net, "S2", "H1"), std::vector<uint32_t>({0, 1}));
 
-    net.RestoreLink("L2", "T1");
+    net.GetRouteHelper().RestoreLink("L2", "T1");
     EXPECT_EQ(Route(net, "L2", "H1"), std::vector<uint32_t>({0}));
     EXPECT_EQ(Route(net, "T1", "H5"), std::vector<uint32_t>({4, 5}));
     EXPECT_EQ(CheckFibAgainstBfs(net), "");
@@ -914,25 +915,25 @@ TEST_F(PfcTopologyBuild, PinPathAndSetRoute)
     // T1 -> L1 -> S1 -> L3 -> T3 -> H9.  Ports: T1 port 4 is L1; L1 port 2 is
     // S1 (3 is S2); S1's ports are L1, L2, L3, L4: port 2; L3 port 0 is T3;
     // T3 port 0 is H9.
-    net.PinPath({"T1", "L1", "S1", "L3", "T3"}, h9);
+    net.GetRouteHelper().PinPath({"T1", "L1", "S1", "L3", "T3"}, h9);
     EXPECT_EQ(Route(net, "T1", "H9"), std::vector<uint32_t>({4}));
     EXPECT_EQ(Route(net, "L1", "H9"), std::vector<uint32_t>({2}));
     EXPECT_EQ(Route(net, "S1", "H9"), std::vector<uint32_t>({2}));
     EXPECT_EQ(Route(net, "L3", "H9"), std::vector<uint32_t>({0}));
     EXPECT_EQ(Route(net, "T3", "H9"), std::vector<uint32_t>({0}));
     // A fail and restore recomputes every route; the pin stays.
-    net.FailLink("L2", "T1");
-    net.RestoreLink("L2", "T1");
+    net.GetRouteHelper().FailLink("L2", "T1");
+    net.GetRouteHelper().RestoreLink("L2", "T1");
     EXPECT_EQ(Route(net, "T1", "H9"), std::vector<uint32_t>({4}));
     EXPECT_EQ(Route(net, "L1", "H9"), std::vector<uint32_t>({2}));
     // Unpinned destinations got their ECMP sets back (T1 -> H13 on T4: both leafs).
     EXPECT_EQ(Route(net, "T1", "H13"), std::vector<uint32_t>({4, 5}));
 
     // SetRoute: L2 sends H1's traffic to T2 (its port 1), a bad route.
-    net.SetRoute("L2", 0, "T2");
+    net.GetRouteHelper().SetRoute("L2", 0, "T2");
     EXPECT_EQ(Route(net, "L2", "H1"), std::vector<uint32_t>({1}));
     // ScheduleRoute: L1 -> H2 goes up to S1 (port 2) at 10 us.
-    net.ScheduleRoute(MicroSeconds(10), "L1", 1, "S1");
+    net.GetRouteHelper().ScheduleRoute(MicroSeconds(10), "L1", 1, "S1");
     EXPECT_EQ(Route(net, "L1", "H2"), std::vector<uint32_t>({0}));
     Simulator::Stop(MicroSeconds(20));
     Simulator::Run();
@@ -942,17 +943,17 @@ TEST_F(PfcTopologyBuild, PinPathAndSetRoute)
 TEST_F(PfcTopologyBuild, BCubeFailLinkReroutesAtRelayServers)
 {
     PfcTopologyHelper net(tagger::MakeBCube(4, 1));
-    net.AssignStreams(3);
+    net.GetRouteHelper().AssignStreams(3);
     net.Build();
     // H00 -> H11 uses both ports; fail H00 - W0_0 (H00's port 0): only port 1 is left.
-    net.FailLink("H00", "W0_0");
+    net.GetRouteHelper().FailLink("H00", "W0_0");
     EXPECT_EQ(Route(net, "H00", "H11"), std::vector<uint32_t>({1}));
     // H00 -> H01 was port 0 only: now the one remaining port to a forwarder, port 1.
     EXPECT_EQ(Route(net, "H00", "H01"), std::vector<uint32_t>({1}));
-    net.RestoreLink("H00", "W0_0");
+    net.GetRouteHelper().RestoreLink("H00", "W0_0");
     EXPECT_EQ(Route(net, "H00", "H11"), std::vector<uint32_t>({0, 1}));
     // A relay server can be on a pinned path: H00 -> W1_0 -> H10 -> W0_1 -> H11.
-    net.PinPath({"H00", "W1_0", "H10", "W0_1"}, HostIndex(net, "H11"));
+    net.GetRouteHelper().PinPath({"H00", "W1_0", "H10", "W0_1"}, HostIndex(net, "H11"));
     EXPECT_EQ(Route(net, "H00", "H11"), std::vector<uint32_t>({1}));
     EXPECT_EQ(Route(net, "W1_0", "H11"), std::vector<uint32_t>({1})); // W1_0 port a1 = 1
     EXPECT_EQ(Route(net, "H10", "H11"), std::vector<uint32_t>({0}));
@@ -967,15 +968,15 @@ TEST_F(PfcTopologyBuildDeathTest, BadNamesAreFatalAndNamed)
 {
     PfcTopologyHelper net(tagger::MakeClos(tagger::PaperTestbedClos()));
     net.Build();
-    EXPECT_DEATH(net.FailLink("L2", "X9"), "no node named 'X9'");
-    EXPECT_DEATH(net.RestoreLink("Q1", "T1"), "no node named 'Q1'");
-    EXPECT_DEATH(net.FailLink("L1", "L2"), "no link between 'L1' and 'L2'");
-    EXPECT_DEATH(net.ScheduleFailLink(MicroSeconds(5), "T1", "T3"),
+    EXPECT_DEATH(net.GetRouteHelper().FailLink("L2", "X9"), "no node named 'X9'");
+    EXPECT_DEATH(net.GetRouteHelper().RestoreLink("Q1", "T1"), "no node named 'Q1'");
+    EXPECT_DEATH(net.GetRouteHelper().FailLink("L1", "L2"), "no link between 'L1' and 'L2'");
+    EXPECT_DEATH(net.GetRouteHelper().ScheduleFailLink(MicroSeconds(5), "T1", "T3"),
                  "no link between 'T1' and 'T3'");
-    EXPECT_DEATH(net.PinPath({"T1", "L9"}, 8), "no node named 'L9'");
-    EXPECT_DEATH(net.SetRoute("H1", 0, "T1"), "'H1' is not a switch");
-    EXPECT_DEATH(net.SetRoute("T1", 99, "H1"), "no host 99");
-    EXPECT_DEATH(net.ScheduleRoute(MicroSeconds(5), "S1", 0, "T1"),
+    EXPECT_DEATH(net.GetRouteHelper().PinPath({"T1", "L9"}, 8), "no node named 'L9'");
+    EXPECT_DEATH(net.GetRouteHelper().SetRoute("H1", 0, "T1"), "'H1' is not a switch");
+    EXPECT_DEATH(net.GetRouteHelper().SetRoute("T1", 99, "H1"), "no host 99");
+    EXPECT_DEATH(net.GetRouteHelper().ScheduleRoute(MicroSeconds(5), "S1", 0, "T1"),
                  "no link between 'S1' and 'T1'");
     EXPECT_DEATH(net.GetNodeId("nope"), "no node named 'nope'");
 }

@@ -1,0 +1,249 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-route-helper.h"
+
+#include "pfc-topology-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcRouteHelper");
+
+PfcRouteHelper::PfcRouteHelper(const PfcTopologyHelper& net)
+    : m_net(net)
+{
+    m_reroute = CreateObject<UniformRandomVariable>();
+}
+
+int64_t
+PfcRouteHelper::AssignStreams(int64_t stream)
+{
+    m_reroute->SetStream(stream);
+    return 1;
+}
+
+bool
+PfcRouteHelper::IsUp(tagger::NodeId v, tagger::PortNo p) const
+{
+    Ptr<PfcNetDevice> dev = m_net.GetDevice(v, p);
+    return dev && dev->IsLinkUp();
+}
+
+void
+PfcRouteHelper::PopulateRoutes()
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        if (m_net.GetSwitch(v))
+        {
+            m_net.GetSwitch(v)->ClearRoutes();
+        }
+    }
+    std::vector<tagger::NodeId> hosts = topo.GetHosts();
+    for (uint32_t h = 0; h < hosts.size(); ++h)
+    {
+        InstallEcmpRoutes(h, hosts[h], DistancesTo(hosts[h]));
+    }
+    for (const auto& [switches, host] : m_pins)
+    {
+        SetPath(switches, host);
+    }
+}
+
+std::vector<uint32_t>
+PfcRouteHelper::DistancesTo(tagger::NodeId host) const
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    std::vector<uint32_t> dist(topo.GetNNodes(), tagger::kNone);
+    dist[host] = 0;
+    std::deque<tagger::NodeId> queue(1, host);
+    while (!queue.empty())
+    {
+        tagger::NodeId u = queue.front();
+        queue.pop_front();
+        if (u != host && !m_net.GetSwitch(u))
+        {
+            continue; // hosts do not relay, unless relay servers
+        }
+        for (tagger::PortNo p = 0; p < topo.GetNode(u).ports; ++p)
+        {
+            if (!IsUp(u, p))
+            {
+                continue;
+            }
+            tagger::NodeId w = topo.GetPeer(u, p).node;
+            if (dist[w] == tagger::kNone)
+            {
+                dist[w] = dist[u] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    return dist;
+}
+
+void
+PfcRouteHelper::InstallEcmpRoutes(uint32_t host,
+                                  tagger::NodeId hostNode,
+                                  const std::vector<uint32_t>& dist) const
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
+        if (!sw || dist[v] == tagger::kNone || v == hostNode)
+        {
+            continue; // a relay server delivers its own address locally
+        }
+        std::vector<uint32_t> ports;
+        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+        {
+            if (!IsUp(v, p))
+            {
+                continue;
+            }
+            tagger::NodeId w = topo.GetPeer(v, p).node;
+            if (dist[w] + 1 == dist[v] && (w == hostNode || m_net.GetSwitch(w)))
+            {
+                ports.push_back(m_net.GetSwitchPort(v, p));
+            }
+        }
+        sw->SetRoute(m_net.GetHostAddress(host), Ipv4Mask::GetOnes(), ports);
+    }
+}
+
+std::pair<tagger::PortRef, tagger::PortRef>
+PfcRouteHelper::LinkEnds(const std::string& a, const std::string& b) const
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    tagger::NodeId va = m_net.GetNodeId(a);
+    tagger::NodeId vb = m_net.GetNodeId(b);
+    tagger::PortNo pa = topo.GetPortTo(va, vb);
+    NS_ABORT_MSG_IF(pa == tagger::kNone,
+                    "PfcRouteHelper: no link between '" << a << "' and '" << b << "'");
+    return {tagger::PortRef{va, pa}, topo.GetPeer(va, pa)};
+}
+
+void
+PfcRouteHelper::LocalReroute(tagger::NodeId v, uint32_t port)
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
+    std::vector<uint32_t> candidates; // other ports, up, to a forwarder
+    for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+    {
+        tagger::NodeId peer = topo.GetPeer(v, p).node;
+        if (IsUp(v, p) && m_net.GetSwitchPort(v, p) != port && peer != tagger::kNone &&
+            m_net.GetSwitch(peer))
+        {
+            candidates.push_back(m_net.GetSwitchPort(v, p));
+        }
+    }
+    for (uint32_t h = 0; h < m_net.GetNHosts(); ++h)
+    {
+        std::vector<uint32_t> ports = sw->Lookup(m_net.GetHostAddress(h));
+        auto it = std::find(ports.begin(), ports.end(), port);
+        if (it == ports.end())
+        {
+            continue;
+        }
+        ports.erase(it);
+        if (ports.empty() && !candidates.empty())
+        {
+            ports.push_back(candidates[m_reroute->GetInteger(0, candidates.size() - 1)]);
+        }
+        sw->SetRoute(m_net.GetHostAddress(h), Ipv4Mask::GetOnes(), ports);
+    }
+}
+
+void
+PfcRouteHelper::FailLink(const std::string& a, const std::string& b)
+{
+    auto [ea, eb] = LinkEnds(a, b);
+    NS_LOG_INFO("link " << a << " - " << b << " down at " << Simulator::Now().As(Time::US));
+    m_net.GetChannel(ea.node, eb.node)->SetLinkUp(false);
+    for (const tagger::PortRef& e : {ea, eb})
+    {
+        if (m_net.GetSwitch(e.node))
+        {
+            LocalReroute(e.node, m_net.GetSwitchPort(e.node, e.port));
+        }
+    }
+}
+
+void
+PfcRouteHelper::RestoreLink(const std::string& a, const std::string& b)
+{
+    auto [ea, eb] = LinkEnds(a, b);
+    NS_LOG_INFO("link " << a << " - " << b << " up at " << Simulator::Now().As(Time::US));
+    m_net.GetChannel(ea.node, eb.node)->SetLinkUp(true);
+    PopulateRoutes();
+}
+
+void
+PfcRouteHelper::ScheduleFailLink(Time at, const std::string& a, const std::string& b)
+{
+    LinkEnds(a, b); // check the names now
+    Simulator::Schedule(at - Simulator::Now(), &PfcRouteHelper::FailLink, this, a, b);
+}
+
+void
+PfcRouteHelper::ScheduleRestoreLink(Time at, const std::string& a, const std::string& b)
+{
+    LinkEnds(a, b);
+    Simulator::Schedule(at - Simulator::Now(), &PfcRouteHelper::RestoreLink, this, a, b);
+}
+
+void
+PfcRouteHelper::PinPath(const std::vector<std::string>& switches, uint32_t dstHost)
+{
+    NS_ABORT_MSG_IF(switches.empty(), "PfcRouteHelper::PinPath: empty path");
+    m_net.GetHostAddress(dstHost); // checks the index
+    SetPath(switches, dstHost);
+    m_pins.emplace_back(switches, dstHost);
+}
+
+void
+PfcRouteHelper::SetPath(const std::vector<std::string>& switches, uint32_t dstHost)
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    std::string host = topo.GetNode(topo.GetHosts()[dstHost]).name;
+    for (std::size_t i = 0; i < switches.size(); ++i)
+    {
+        SetRoute(switches[i], dstHost, i + 1 < switches.size() ? switches[i + 1] : host);
+    }
+}
+
+void
+PfcRouteHelper::SetRoute(const std::string& sw, uint32_t dstHost, const std::string& next)
+{
+    auto [e, peer] = LinkEnds(sw, next);
+    Ptr<PfcSwitchNetDevice> dev = m_net.GetSwitch(e.node);
+    NS_ABORT_MSG_IF(!dev, "PfcRouteHelper: '" << sw << "' is not a switch (nor a relay server)");
+    dev->SetRoute(m_net.GetHostAddress(dstHost),
+                  Ipv4Mask::GetOnes(),
+                  {m_net.GetSwitchPort(e.node, e.port)});
+}
+
+void
+PfcRouteHelper::ScheduleRoute(Time at,
+                              const std::string& sw,
+                              uint32_t dstHost,
+                              const std::string& next)
+{
+    LinkEnds(sw, next);
+    m_net.GetHostAddress(dstHost);
+    Simulator::Schedule(at - Simulator::Now(), &PfcRouteHelper::SetRoute, this, sw, dstHost, next);
+}
+
+} // namespace ns3
