@@ -427,7 +427,7 @@ PfcTopologyHelper::GetPauseCount() const
     uint64_t total = 0;
     for (const auto& sw : m_switches)
     {
-        total += sw ? sw->GetPausesSent() : 0;
+        total += sw ? sw->GetPauseDecisions() : 0;
     }
     return total;
 }
@@ -438,7 +438,7 @@ PfcTopologyHelper::GetResumeCount() const
     uint64_t total = 0;
     for (const auto& sw : m_switches)
     {
-        total += sw ? sw->GetResumesSent() : 0;
+        total += sw ? sw->GetResumeDecisions() : 0;
     }
     return total;
 }
@@ -475,8 +475,8 @@ PfcTopologyHelper::PrintSwitchCounters(std::ostream& os) const
         {
             continue;
         }
-        os << m_topo.GetNode(v).name << ": pauses=" << sw->GetPausesSent()
-           << " resumes=" << sw->GetResumesSent() << " forwarded=" << sw->GetForwardedCount();
+        os << m_topo.GetNode(v).name << ": pauses=" << sw->GetPauseDecisions()
+           << " resumes=" << sw->GetResumeDecisions() << " forwarded=" << sw->GetForwardedCount();
         for (uint8_t r = 0; r < kPfcDropReasons; ++r)
         {
             uint64_t n = sw->GetDropCount(static_cast<PfcDropReason>(r));
