@@ -86,14 +86,15 @@ uint64_t
 PfcStatsHelper::GetPauseCount() const
 {
     return SumForwarders(m_net,
-                         [](const Ptr<PfcSwitchNetDevice>& sw) { return sw->GetPausesSent(); });
+                         [](const Ptr<PfcSwitchNetDevice>& sw) { return sw->GetPauseDecisions(); });
 }
 
 uint64_t
 PfcStatsHelper::GetResumeCount() const
 {
-    return SumForwarders(m_net,
-                         [](const Ptr<PfcSwitchNetDevice>& sw) { return sw->GetResumesSent(); });
+    return SumForwarders(m_net, [](const Ptr<PfcSwitchNetDevice>& sw) {
+        return sw->GetResumeDecisions();
+    });
 }
 
 uint64_t
@@ -123,8 +124,8 @@ PfcStatsHelper::PrintSwitchCounters(std::ostream& os) const
         {
             continue;
         }
-        os << m_net.GetTopology().GetNode(v).name << ": pauses=" << sw->GetPausesSent()
-           << " resumes=" << sw->GetResumesSent() << " forwarded=" << sw->GetForwardedCount();
+        os << m_net.GetTopology().GetNode(v).name << ": pauses=" << sw->GetPauseDecisions()
+           << " resumes=" << sw->GetResumeDecisions() << " forwarded=" << sw->GetForwardedCount();
         for (uint8_t r = 0; r < kPfcDropReasons; ++r)
         {
             uint64_t drops = sw->GetDropCount(static_cast<PfcDropReason>(r));

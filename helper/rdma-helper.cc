@@ -109,9 +109,11 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     const uint32_t header = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
     uint64_t packets = (bytes + payload - 1) / payload;
     uint64_t last = bytes - (packets - 1) * payload;
-    Time serial = (packets - 1) * dev->GetWireTime(uint32_t(payload + header + 14)) +
-                  dev->GetWireTime(uint32_t(last + header + 14));
-    Time first = dev->GetWireTime(uint32_t(std::min<uint64_t>(bytes, payload) + header + 14));
+    Time serial =
+        (packets - 1) * dev->GetWireTime(uint32_t(payload + header + kEthernetHeaderSize)) +
+        dev->GetWireTime(uint32_t(last + header + kEthernetHeaderSize));
+    Time first = dev->GetWireTime(
+        uint32_t(std::min<uint64_t>(bytes, payload) + header + kEthernetHeaderSize));
     Time delay = dev->GetPfcChannel()->GetDelay();
     return serial + (h - 1) * first + h * delay;
 }

@@ -9,6 +9,7 @@
 #include "ns3/pointer.h"
 #include "ns3/tagger-algorithms.h"
 #include "ns3/tagger-io.h"
+#include "ns3/ttl-classifier.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -193,7 +194,7 @@ TtlHelper::Install(const PfcTopologyHelper& net, uint8_t ttl0)
         uint32_t frame = 0;
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            frame = std::max<uint32_t>(frame, sw->GetPort(p)->GetMtu() + 18);
+            frame = std::max<uint32_t>(frame, sw->GetPort(p)->GetMtu() + kEthernetTaggedHeaderSize);
         }
         UintegerValue phi;
         sw->GetMmu()->GetAttribute("PrivateBytes", phi);

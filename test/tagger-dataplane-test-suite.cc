@@ -1016,7 +1016,7 @@ class EgressByOldTagTestCase : public TestCase
             net.GetSwitch(net.GetNodeId("S2"))->GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
         o.otherDrops = PfcStatsHelper(net).GetDropCount() - o.losslessDrops;
         o.pauses = PfcStatsHelper(net).GetPauseCount();
-        o.l3Pauses = net.GetSwitch(net.GetNodeId("L3"))->GetPausesSent();
+        o.l3Pauses = net.GetSwitch(net.GetNodeId("L3"))->GetPauseDecisions();
         o.deadlock = oracle->HasDeadlock() || PfcStatsHelper(net).GetLosslessBytes() > 0;
         o.accounting = census.Check(rdma, egressByOldTag ? "old tag" : "new tag");
         NS_LOG_INFO("egress by " << (egressByOldTag ? "old" : "new") << " tag: lossless drops "

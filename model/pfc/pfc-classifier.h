@@ -53,6 +53,8 @@ class PfcClassifier : public Object
     static TypeId GetTypeId();
 
     /**
+     * Called for transit packets only (a packet the node originates has no
+     * ingress queue).
      * \param ctx the packet (outPort not yet known)
      * \return the ingress queue (class) the MMU accounts the packet to
      */
@@ -63,13 +65,17 @@ class PfcClassifier : public Object
      * queue, after the MMU admitted the packet; a lossy packet is admitted
      * to the lossy pool afterwards, on the egress queue returned here): may
      * rewrite ctx.ip (DSCP, TTL) and returns the egress queue (class), which
-     * the next hop reads from the rewritten header.
+     * the next hop reads from the rewritten header.  A transit packet's TTL
+     * is decremented by then; a packet the node originates (ctx.inPort
+     * kPfcNoPort) keeps its TTL.
      * \param ctx the packet
      * \return the egress queue
      */
     virtual uint8_t Rewrite(PfcPacketContext& ctx) = 0;
 
     /**
+     * Several ingress queues may name one class; the switch then pauses it
+     * while any of them is OFF.
      * \param ingressQueue an ingress queue that turned OFF or ON
      * \return the class the PAUSE/RESUME frame names upstream
      */

@@ -23,10 +23,6 @@ NS_OBJECT_ENSURE_REGISTERED(PfcHeader);
 namespace
 {
 
-/// Size of the untagged Ethernet II header: two addresses and the EtherType (bytes).
-constexpr uint32_t kEthernetHeaderSize = 6 + 6 + 2;
-/// Size of the 802.1Q tag: TPID and TCI (bytes).
-constexpr uint32_t kDot1qTagSize = 2 + 2;
 /// Largest priority code point.
 constexpr uint8_t kMaxPcp = 7;
 /// Largest VLAN identifier.
@@ -226,6 +222,25 @@ bool
 EthernetDot1qHeader::GetDei() const
 {
     return m_hasVlan && (m_tci & 0x1000) != 0;
+}
+
+void
+AddEthernetHeader(Ptr<Packet> packet,
+                  Mac48Address source,
+                  Mac48Address destination,
+                  uint16_t etherType,
+                  bool tagged,
+                  uint8_t pcp)
+{
+    EthernetDot1qHeader eth;
+    eth.SetSource(source);
+    eth.SetDestination(destination);
+    eth.SetEtherType(etherType);
+    if (tagged)
+    {
+        eth.SetVlan(pcp);
+    }
+    packet->AddHeader(eth);
 }
 
 // ---------------------------------------------------------------------------

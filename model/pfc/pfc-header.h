@@ -11,7 +11,9 @@
 
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
+#include "ns3/packet.h"
 
+#include <algorithm>
 #include <array>
 
 /**
@@ -36,14 +38,34 @@ constexpr uint32_t kEthernetMinFrame = 64;
 constexpr uint32_t kEthernetFcs = 4;
 /// Preamble + start delimiter (8) and minimum inter-frame gap (12), in bytes.
 constexpr uint32_t kEthernetPhyOverhead = 20;
+/// Untagged Ethernet II header: two addresses and the EtherType (bytes).
+constexpr uint32_t kEthernetHeaderSize = 6 + 6 + 2;
+/// IEEE 802.1Q tag: TPID and TCI (bytes).
+constexpr uint32_t kDot1qTagSize = 2 + 2;
+/// Ethernet II header with an 802.1Q tag (bytes).
+constexpr uint32_t kEthernetTaggedHeaderSize = kEthernetHeaderSize + kDot1qTagSize;
+
+/**
+ * The bytes a frame occupies on the wire: FCS, padding up to the minimum
+ * frame, preamble, start delimiter and inter-frame gap added.
+ * \param frameBytes the frame, Ethernet header on, FCS not included (bytes)
+ * \return its length on the wire (bytes)
+ */
+constexpr uint32_t
+EthernetWireBytes(uint32_t frameBytes)
+{
+    return std::max(frameBytes + kEthernetFcs, kEthernetMinFrame) + kEthernetPhyOverhead;
+}
 
 /**
  * \ingroup tagger
  * Ethernet II header (destination, source, EtherType), with an optional
  * IEEE 802.1Q tag (TPID 0x8100, PCP, DEI, VID) between source and EtherType.
  *
- * 14 bytes untagged, 18 bytes tagged.  No preamble and no FCS: pcap files with
- * the Ethernet link type (DLT_EN10MB) start at the destination address.
+ * kEthernetHeaderSize (14) bytes untagged, kEthernetTaggedHeaderSize (18)
+ * tagged.  No preamble and no FCS: pcap files with the Ethernet link type
+ * (DLT_EN10MB) start at the destination address.  AddEthernetHeader() builds
+ * the header of every frame the module sends.
  */
 class EthernetDot1qHeader : public Header
 {
@@ -88,6 +110,23 @@ class EthernetDot1qHeader : public Header
     bool m_hasVlan;             //!< whether the 802.1Q tag is present
     uint16_t m_tci;             //!< tag control information: PCP(3) DEI(1) VID(12)
 };
+
+/**
+ * Prepend an Ethernet II header to \p packet: the one place the module's
+ * senders (host and switch data frames, PFC frames) build it.
+ * \param packet the payload
+ * \param source the source address
+ * \param destination the destination address
+ * \param etherType the EtherType of the payload
+ * \param tagged whether to add an 802.1Q priority tag (VID 0)
+ * \param pcp the tag's priority code point, 0..7 (unused when untagged)
+ */
+void AddEthernetHeader(Ptr<Packet> packet,
+                       Mac48Address source,
+                       Mac48Address destination,
+                       uint16_t etherType,
+                       bool tagged,
+                       uint8_t pcp);
 
 /**
  * \ingroup tagger

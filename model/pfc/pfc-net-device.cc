@@ -285,8 +285,7 @@ PfcNetDevice::IsSwitchPort() const
 Time
 PfcNetDevice::GetWireTime(uint32_t bytes) const
 {
-    uint32_t wire = std::max(bytes + kEthernetFcs, kEthernetMinFrame) + kEthernetPhyOverhead;
-    return m_bps.CalculateBytesTxTime(wire);
+    return m_bps.CalculateBytesTxTime(EthernetWireBytes(bytes));
 }
 
 Time
@@ -367,15 +366,7 @@ PfcNetDevice::TryTransmit()
             NS_ASSERT_MSG(!(paused & (1u << pcls)),
                           "PfcNetDevice: the transmit source returned a packet of paused class "
                               << int(pcls));
-            EthernetDot1qHeader eth;
-            eth.SetSource(m_address);
-            eth.SetDestination(GetPeerAddress());
-            eth.SetEtherType(kEtherTypeIpv4);
-            if (m_classMode == CLASS_PCP)
-            {
-                eth.SetVlan(pcls);
-            }
-            packet->AddHeader(eth);
+            Encapsulate(packet, m_address, kEtherTypeIpv4, pcls);
             m_macTxTrace(packet);
             StartFrame(packet);
             return;
@@ -467,6 +458,12 @@ PfcNetDevice::TransmitComplete()
     TryTransmit();
 }
 
+void
+PfcNetDevice::Encapsulate(Ptr<Packet> packet, Mac48Address source, uint16_t etherType, uint8_t cls)
+{
+    AddEthernetHeader(packet, source, GetPeerAddress(), etherType, m_classMode == CLASS_PCP, cls);
+}
+
 bool
 PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
 {
@@ -531,16 +528,8 @@ PfcNetDevice::SendFrom(Ptr<Packet> packet,
 {
     NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
     uint8_t cls = ClassOfHostPacket(packet, protocolNumber);
-    EthernetDot1qHeader eth;
-    eth.SetSource(Mac48Address::ConvertFrom(source));
     // A point-to-point link: the frame goes to the peer whatever IP asked.
-    eth.SetDestination(GetPeerAddress());
-    eth.SetEtherType(protocolNumber);
-    if (m_classMode == CLASS_PCP)
-    {
-        eth.SetVlan(cls);
-    }
-    packet->AddHeader(eth);
+    Encapsulate(packet, Mac48Address::ConvertFrom(source), protocolNumber, cls);
     m_macTxTrace(packet);
     return EnqueueHost(packet, cls);
 }
@@ -578,7 +567,7 @@ PfcNetDevice::UpdateHostTxQueue(uint8_t cls)
     }
     Ptr<NetDeviceQueue> txq = m_queueInterface->GetTxQueue(cls);
     // Room for one more largest frame (MTU + tagged Ethernet header)?
-    bool full = m_queueBytes[cls] + m_mtu + 18 > m_hostQueueLimit;
+    bool full = m_queueBytes[cls] + m_mtu + kEthernetTaggedHeaderSize > m_hostQueueLimit;
     bool stop = full || IsClassPaused(cls) || !m_linkUp;
     if (stop && !txq->IsStopped())
     {
@@ -737,11 +726,12 @@ PfcNetDevice::SendPfcFrame(const PfcHeader& pfc)
     }
     Ptr<Packet> frame = Create<Packet>();
     frame->AddHeader(pfc);
-    EthernetDot1qHeader eth;
-    eth.SetSource(m_address);
-    eth.SetDestination(PfcHeader::GetPfcDestination());
-    eth.SetEtherType(kEtherTypeMacControl);
-    frame->AddHeader(eth);
+    AddEthernetHeader(frame,
+                      m_address,
+                      PfcHeader::GetPfcDestination(),
+                      kEtherTypeMacControl,
+                      false,
+                      0);
     ++m_pfcTx;
     bool anyTime = false;
     for (uint8_t c = 0; c < kPfcClasses; ++c)

@@ -158,6 +158,17 @@ class PfcNetDevice : public NetDevice
      */
     bool EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls);
 
+    /**
+     * Prepend the Ethernet header of a data frame this device sends: to the
+     * peer, with an 802.1Q tag carrying \p cls in ClassMode Pcp (untagged in
+     * ClassMode Dscp).
+     * \param packet the payload
+     * \param source the source address (the switch's and host's frames: this device's)
+     * \param etherType the EtherType of the payload
+     * \param cls the class of the frame
+     */
+    void Encapsulate(Ptr<Packet> packet, Mac48Address source, uint16_t etherType, uint8_t cls);
+
     /// \param source the host transmit source (null callback: none)
     void SetTransmitSource(TransmitSourceCallback source);
     /// The transmit source has something to send (starts a transmission if idle).
@@ -173,11 +184,20 @@ class PfcNetDevice : public NetDevice
      */
     bool ShouldMarkEcn(uint8_t cls);
 
-    /// Send PAUSE for \p cls now and refresh it until StopPausing(). \param cls the class
+    /**
+     * Send PAUSE for \p cls now and refresh it until StopPausing().  On a
+     * switch port the switch calls it when the first of the ingress queues
+     * that name \p cls turns OFF (PfcSwitchNetDevice).
+     * \param cls the class
+     */
     void StartPausing(uint8_t cls);
-    /// Send RESUME for \p cls and stop refreshing. \param cls the class
+    /**
+     * Send RESUME for \p cls and stop refreshing.  On a switch port the
+     * switch calls it when the last of those ingress queues turns ON.
+     * \param cls the class
+     */
     void StopPausing(uint8_t cls);
-    /// \param cls class \return whether we are pausing the peer's class
+    /// \param cls class \return whether this port pauses the peer's class (its one record)
     bool IsPausingPeer(uint8_t cls) const;
 
     /// Queue a PFC frame with this body (ahead of data).  \param pfc the body
@@ -282,7 +302,6 @@ class PfcNetDevice : public NetDevice
     void DropEntry(const PfcQueueEntry& entry, PfcDropReason reason);
     /// \return the PFC pause refresh period in effect
     Time GetRefreshPeriod() const;
-    /// \return the peer's MAC address (cached)
 
     // Attributes
     DataRate m_bps;                         //!< DataRate

@@ -22,6 +22,11 @@ NS_OBJECT_ENSURE_REGISTERED(PfcSwitchNetDevice);
 
 namespace
 {
+/// IPv4 protocol number of TCP.
+constexpr uint8_t kProtocolTcp = 6;
+/// IPv4 protocol number of UDP.
+constexpr uint8_t kProtocolUdp = 17;
+
 /// 64-bit finaliser (MurmurHash3's fmix64): a bijective mix of all bits.
 inline uint64_t
 Mix64(uint64_t x)
@@ -400,84 +405,127 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
                             uint32_t bytes,
                             PfcPacketContext& ctx)
 {
-    // Classify first: the policy sees the header as received (TTL included).
-    uint8_t inQueue = m_classifier->GetIngressQueue(ctx);
-    const Route* route = FindRoute(ip.GetDestination().Get());
-    if (!route || route->ports.empty())
-    {
-        packet->AddHeader(ip);
-        Drop(packet, inPort, PfcDropReason::NO_ROUTE);
-        return;
-    }
-    uint32_t outPort = route->ports[0];
-    uint32_t n = route->ports.size();
-    if (n > 1)
-    {
-        uint16_t sport = 0;
-        uint16_t dport = 0;
-        uint8_t proto = ip.GetProtocol();
-        if ((proto == 6 || proto == 17) && packet->GetSize() >= 4)
-        {
-            uint8_t l4[4];
-            packet->CopyData(l4, 4);
-            sport = uint16_t(l4[0] << 8 | l4[1]);
-            dport = uint16_t(l4[2] << 8 | l4[3]);
-        }
-        outPort =
-            route->ports[EcmpIndex(ip.GetSource(), ip.GetDestination(), proto, sport, dport, n)];
-    }
-    if (ip.GetTtl() <= 1)
-    {
-        packet->AddHeader(ip);
-        Drop(packet, inPort, PfcDropReason::TTL_EXPIRED);
-        return;
-    }
-    ip.SetTtl(ip.GetTtl() - 1);
-
-    // MMU admission on the ingress queue (lossless) ...
     PfcQueueEntry entry;
     entry.bytes = bytes;
     entry.inPort = inPort;
-    entry.inQueue = inQueue;
-    bool local = inPort == kPfcNoPort;
-    // Frames this node originates are charged to no pool; their inQueue
-    // carries the class of their DSCP for the local backlog (PullLocal).
-    entry.inQueue = local ? ctx.frameClass : inQueue;
-    bool lossless = !local && m_mmu->IsLossless(inQueue);
-    if (lossless)
+    entry.inQueue = Classify(ctx);
+    uint32_t outPort = SelectPort(packet, ip, inPort);
+    if (outPort == kPfcNoPort || !DecrementTtl(packet, ip, inPort) ||
+        !AdmitIngress(packet, ip, entry))
     {
-        SwitchMmu::Admission adm = m_mmu->AdmitLossless(inPort, inQueue, bytes);
-        if (adm.segment == MmuSegment::DROPPED)
-        {
-            packet->AddHeader(ip);
-            Drop(packet, inPort, PfcDropReason::LOSSLESS_OVERFLOW);
-            return;
-        }
-        if (adm.pause)
-        {
-            m_ports[inPort]->StartPausing(m_classifier->GetPauseClass(inQueue));
-        }
-        else if (adm.resume)
-        {
-            m_ports[inPort]->StopPausing(m_classifier->GetPauseClass(inQueue));
-        }
-        entry.pool = PfcBufferPool::LOSSLESS;
+        return;
     }
-    // ... rewrite, then the egress queue of the rewritten class ...
+    uint8_t outQueue = Rewrite(ctx, outPort);
+    if (!AdmitEgress(packet, ip, entry, outPort, outQueue))
+    {
+        return;
+    }
+    Encapsulate(packet, ip, outPort, outQueue);
+    Enqueue(packet, entry, outPort, outQueue);
+}
+
+uint8_t
+PfcSwitchNetDevice::Classify(const PfcPacketContext& ctx) const
+{
+    // The policy sees the header as received (TTL included).
+    return m_classifier->GetIngressQueue(ctx);
+}
+
+uint32_t
+PfcSwitchNetDevice::SelectPort(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort)
+{
+    const Route* route = FindRoute(ip.GetDestination().Get());
+    if (!route || route->ports.empty())
+    {
+        DropPacket(packet, ip, inPort, PfcDropReason::NO_ROUTE);
+        return kPfcNoPort;
+    }
+    uint32_t n = route->ports.size();
+    if (n == 1)
+    {
+        return route->ports[0];
+    }
+    uint16_t sport = 0;
+    uint16_t dport = 0;
+    uint8_t proto = ip.GetProtocol();
+    if ((proto == kProtocolTcp || proto == kProtocolUdp) && packet->GetSize() >= 4)
+    {
+        uint8_t l4[4];
+        packet->CopyData(l4, 4);
+        sport = uint16_t(l4[0] << 8 | l4[1]);
+        dport = uint16_t(l4[2] << 8 | l4[3]);
+    }
+    return route->ports[EcmpIndex(ip.GetSource(), ip.GetDestination(), proto, sport, dport, n)];
+}
+
+bool
+PfcSwitchNetDevice::DecrementTtl(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort)
+{
+    if (ip.GetTtl() <= 1)
+    {
+        DropPacket(packet, ip, inPort, PfcDropReason::TTL_EXPIRED);
+        return false;
+    }
+    ip.SetTtl(ip.GetTtl() - 1);
+    return true;
+}
+
+bool
+PfcSwitchNetDevice::AdmitIngress(Ptr<Packet> packet, Ipv4Header& ip, PfcQueueEntry& entry)
+{
+    if (!m_mmu->IsLossless(entry.inQueue))
+    {
+        return true; // lossy: admitted at egress
+    }
+    SwitchMmu::Admission adm = m_mmu->AdmitLossless(entry.inPort, entry.inQueue, entry.bytes);
+    if (adm.segment == MmuSegment::DROPPED)
+    {
+        DropPacket(packet, ip, entry.inPort, PfcDropReason::LOSSLESS_OVERFLOW);
+        return false;
+    }
+    if (adm.pause || adm.resume)
+    {
+        IngressQueueTurned(entry.inPort, entry.inQueue, adm.pause);
+    }
+    entry.pool = PfcBufferPool::LOSSLESS;
+    return true;
+}
+
+uint8_t
+PfcSwitchNetDevice::Rewrite(PfcPacketContext& ctx, uint32_t outPort)
+{
     ctx.outPort = outPort;
     uint8_t outQueue = m_classifier->Rewrite(ctx);
     NS_ASSERT(outQueue < kPfcClasses);
-    // ... lossy admission on the egress queue.
-    if (!lossless && !local)
+    return outQueue;
+}
+
+bool
+PfcSwitchNetDevice::AdmitEgress(Ptr<Packet> packet,
+                                Ipv4Header& ip,
+                                PfcQueueEntry& entry,
+                                uint32_t outPort,
+                                uint8_t outQueue)
+{
+    if (entry.pool == PfcBufferPool::LOSSLESS)
     {
-        if (!m_mmu->AdmitLossy(outPort, outQueue, bytes))
-        {
-            packet->AddHeader(ip);
-            Drop(packet, inPort, PfcDropReason::LOSSY_OVERFLOW);
-            return;
-        }
-        entry.pool = PfcBufferPool::LOSSY;
+        return true; // charged at ingress
     }
+    if (!m_mmu->AdmitLossy(outPort, outQueue, entry.bytes))
+    {
+        DropPacket(packet, ip, entry.inPort, PfcDropReason::LOSSY_OVERFLOW);
+        return false;
+    }
+    entry.pool = PfcBufferPool::LOSSY;
+    return true;
+}
+
+void
+PfcSwitchNetDevice::Encapsulate(Ptr<Packet> packet,
+                                Ipv4Header& ip,
+                                uint32_t outPort,
+                                uint8_t outQueue)
+{
     const Ptr<PfcNetDevice>& out = m_ports[outPort];
     // ECN (DCQCN): RED-like marking on the egress class queue, ECN-capable packets only.
     Ipv4Header::EcnType ecn = ip.GetEcn();
@@ -492,22 +540,43 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
         ip.EnableChecksum();
     }
     packet->AddHeader(ip);
-    EthernetDot1qHeader eth;
-    eth.SetSource(out->GetMacAddress());
-    eth.SetDestination(out->GetPeerAddress());
-    eth.SetEtherType(kEtherTypeIpv4);
-    if (out->GetClassMode() == PfcNetDevice::CLASS_PCP)
-    {
-        eth.SetVlan(outQueue);
-    }
-    packet->AddHeader(eth);
-    entry.frame = packet;
+    out->Encapsulate(packet, out->GetMacAddress(), kEtherTypeIpv4, outQueue);
+}
+
+void
+PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
+                            PfcQueueEntry& entry,
+                            uint32_t outPort,
+                            uint8_t outQueue)
+{
+    entry.frame = frame;
     ++m_forwarded;
-    if (local)
+    m_ports[outPort]->EnqueueFromSwitch(entry, outQueue);
+}
+
+void
+PfcSwitchNetDevice::IngressQueueTurned(uint32_t port, uint8_t queue, bool off)
+{
+    // The MMU owns the OFF state of each ingress queue; the port owns the
+    // pause of its peer's class (and refreshes it).  The class is paused while
+    // any ingress queue of the port that maps to it is OFF: a queue that turns
+    // OFF or ON changes it only when no other such queue is OFF.
+    uint8_t cls = m_classifier->GetPauseClass(queue);
+    for (uint8_t q = 0; q < kPfcClasses; ++q)
     {
-        m_localBytes[entry.inQueue] += bytes; // released by DequeuedFromPort
+        if (q != queue && m_mmu->IsOff(port, q) && m_classifier->GetPauseClass(q) == cls)
+        {
+            return;
+        }
     }
-    out->EnqueueFromSwitch(entry, outQueue);
+    if (off)
+    {
+        m_ports[port]->StartPausing(cls);
+    }
+    else
+    {
+        m_ports[port]->StopPausing(cls);
+    }
 }
 
 void
@@ -518,7 +587,7 @@ PfcSwitchNetDevice::DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entr
     case PfcBufferPool::LOSSLESS:
         if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
         {
-            m_ports[entry.inPort]->StopPausing(m_classifier->GetPauseClass(entry.inQueue));
+            IngressQueueTurned(entry.inPort, entry.inQueue, false);
         }
         break;
     case PfcBufferPool::LOSSY:
@@ -589,7 +658,7 @@ PfcSwitchNetDevice::PullLocal()
         NS_ASSERT_MSG(!(full & (1u << GetClassOfDscp(ip.GetDscp()))),
                       "PfcSwitchNetDevice: the transmit source returned a packet of a class "
                       "whose local backlog is full");
-        SendLocal(packet, packet->GetSize() + 14);
+        SendLocal(packet);
     }
 }
 
@@ -607,8 +676,10 @@ PfcSwitchNetDevice::GetLocalQueueBytes(uint8_t cls) const
 }
 
 void
-PfcSwitchNetDevice::SendLocal(Ptr<Packet> packet, uint32_t bytes)
+PfcSwitchNetDevice::SendLocal(Ptr<Packet> packet)
 {
+    // Bytes charged: the untagged frame (a transit frame is charged its size on arrival).
+    uint32_t bytes = packet->GetSize() + kEthernetHeaderSize;
     Ipv4Header ip;
     packet->RemoveHeader(ip);
     PfcPacketContext ctx;
@@ -618,9 +689,39 @@ PfcSwitchNetDevice::SendLocal(Ptr<Packet> packet, uint32_t bytes)
     ctx.hasVlan = false;
     ctx.pcp = 0;
     ctx.frameClass = GetClassOfDscp(ip.GetDscp());
-    // The packet leaves this node with the TTL it was given: undo Forward's decrement.
-    ip.SetTtl(ip.GetTtl() + (ip.GetTtl() < 255 ? 1 : 0));
-    Forward(packet, ip, kPfcNoPort, bytes, ctx);
+    // Frames this node originates are charged to no pool and skip the
+    // ingress stages: no ingress queue, and they leave with the TTL they were
+    // given (not decremented), except that none may leave with TTL 0.  Their
+    // entry's inQueue carries the class of their DSCP for the local backlog
+    // (PullLocal).
+    PfcQueueEntry entry;
+    entry.bytes = bytes;
+    entry.inPort = kPfcNoPort;
+    entry.inQueue = ctx.frameClass;
+    uint32_t outPort = SelectPort(packet, ip, kPfcNoPort);
+    if (outPort == kPfcNoPort)
+    {
+        return;
+    }
+    if (ip.GetTtl() == 0)
+    {
+        DropPacket(packet, ip, kPfcNoPort, PfcDropReason::TTL_EXPIRED);
+        return;
+    }
+    uint8_t outQueue = Rewrite(ctx, outPort);
+    Encapsulate(packet, ip, outPort, outQueue);
+    m_localBytes[entry.inQueue] += bytes; // released by DequeuedFromPort
+    Enqueue(packet, entry, outPort, outQueue);
+}
+
+void
+PfcSwitchNetDevice::DropPacket(Ptr<Packet> packet,
+                               const Ipv4Header& ip,
+                               uint32_t inPort,
+                               PfcDropReason reason)
+{
+    packet->AddHeader(ip);
+    Drop(packet, inPort, reason);
 }
 
 void
@@ -679,13 +780,13 @@ PfcSwitchNetDevice::GetEcnMarkedCount() const
 }
 
 uint64_t
-PfcSwitchNetDevice::GetPausesSent() const
+PfcSwitchNetDevice::GetPauseDecisions() const
 {
     return m_mmu->GetPauseCount();
 }
 
 uint64_t
-PfcSwitchNetDevice::GetResumesSent() const
+PfcSwitchNetDevice::GetResumeDecisions() const
 {
     return m_mmu->GetResumeCount();
 }
@@ -712,7 +813,7 @@ PfcSwitchNetDevice::SendFrom(Ptr<Packet> packet,
         Drop(packet, kPfcNoPort, PfcDropReason::NOT_IPV4);
         return false;
     }
-    SendLocal(packet, packet->GetSize() + 14);
+    SendLocal(packet);
     return true;
 }
 

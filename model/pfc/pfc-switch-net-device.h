@@ -32,17 +32,29 @@ namespace ns3
  * \ingroup tagger
  * A lossless (PFC) switch.  It owns its ports (PfcNetDevices on the same
  * node, as ns-3's BridgeNetDevice owns its ports) and runs one pipeline per
- * received frame:
+ * received frame, a private function per stage:
  *
- *   parse Ethernet/IPv4 -> classify (ingress queue, on the header as
- *   received) -> FIB lookup (longest prefix -> ECMP set; 5-tuple hash with a
- *   per-switch seed) -> TTL decrement (drop at 0) -> lossless MMU admission
- *   on the ingress queue -> rewrite (classifier) -> lossy MMU admission on
- *   the egress queue of the rewritten class -> port queue -> scheduler.
+ *   parse Ethernet/IPv4 (ReceiveFromPort) -> Classify (ingress queue, on
+ *   the header as received) -> SelectPort (FIB: longest prefix -> ECMP set;
+ *   5-tuple hash with a per-switch seed) -> DecrementTtl (drop at 1 or 0)
+ *   -> AdmitIngress (lossless MMU admission on the ingress queue, PAUSE /
+ *   RESUME) -> Rewrite (classifier: Tagger tag, TTL class) -> AdmitEgress
+ *   (lossy MMU admission on the egress queue of the rewritten class) ->
+ *   Encapsulate (ECN mark, IPv4 and Ethernet headers) -> Enqueue (port
+ *   queue, then the port's scheduler).
  *
- * When a frame leaves a port, the MMU releases its bytes; an ingress queue
- * crossing Xoff/Xon makes its port send PAUSE/RESUME for the class the
- * classifier names.
+ * Packets this node originates (SendLocal) enter at SelectPort and skip
+ * the ingress stages (Classify, DecrementTtl, AdmitIngress) and AdmitEgress:
+ * they are charged to no buffer pool and leave with the TTL they were given
+ * (a packet with TTL 0 is dropped, TTL_EXPIRED).
+ *
+ * When a frame leaves a port, the MMU releases its bytes.  Pause state has
+ * one owner per level: the MMU says whether an ingress queue is OFF (it
+ * crossed Xoff, no Xon since), the port whether it pauses its peer's class
+ * (PfcNetDevice::IsPausingPeer, refreshed while on).  The class is the one
+ * the classifier names (GetPauseClass); several ingress queues may name one
+ * class (TtlClassifier), so the port pauses the class while any of them is
+ * OFF: PAUSE when the first turns OFF, RESUME when the last turns ON.
  *
  * The same engine serves servers that relay (BCube): give the switch device
  * an IPv4 address through the Internet stack (it is a NetDevice) and add
@@ -154,8 +166,16 @@ class PfcSwitchNetDevice : public NetDevice
     uint64_t GetDropCount(PfcDropReason reason) const;
     uint64_t GetForwardedCount() const; //!< \return frames forwarded
     uint64_t GetEcnMarkedCount() const; //!< \return frames this switch marked CE
-    uint64_t GetPausesSent() const;     //!< \return PAUSE decisions (ingress queue OFF)
-    uint64_t GetResumesSent() const;    //!< \return RESUME decisions (ingress queue ON)
+    /**
+     * \return MMU PAUSE decisions: ingress queues turned OFF (the PFC frames
+     * sent are the ports' counters, PfcNetDevice::GetPauseTxFrames)
+     */
+    uint64_t GetPauseDecisions() const;
+    /**
+     * \return MMU RESUME decisions: ingress queues turned ON (the PFC frames
+     * sent are the ports' counters, PfcNetDevice::GetResumeTxFrames)
+     */
+    uint64_t GetResumeDecisions() const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -209,15 +229,80 @@ class PfcSwitchNetDevice : public NetDevice
     /// A frame left port \p outPort. \param outPort port \param entry it
     void DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry);
     /**
-     * Forward an IPv4 packet (Ethernet and IPv4 headers removed).
-     * \param packet payload \param ip its header \param inPort ingress port (kPfcNoPort:
-     * sent by this node) \param bytes bytes to charge \param ctx classifier context
+     * Forward a transit IPv4 packet: run it through the pipeline's stages.
+     * \param packet payload (Ethernet and IPv4 headers removed) \param ip its header
+     * \param inPort ingress port \param bytes bytes to charge (the frame as received)
+     * \param ctx classifier context
      */
     void Forward(Ptr<Packet> packet,
                  Ipv4Header& ip,
                  uint32_t inPort,
                  uint32_t bytes,
                  PfcPacketContext& ctx);
+    /// Stage: the ingress queue. \param ctx the packet \return the queue
+    uint8_t Classify(const PfcPacketContext& ctx) const;
+    /**
+     * Stage: the egress port, from the FIB and the ECMP hash (drops NO_ROUTE).
+     * \param packet payload \param ip header \param inPort ingress port (for a drop)
+     * \return the port, or kPfcNoPort when dropped
+     */
+    uint32_t SelectPort(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort);
+    /**
+     * Stage: decrement the TTL of a transit packet (drops TTL <= 1, TTL_EXPIRED).
+     * \param packet payload \param ip header \param inPort ingress port
+     * \return false when dropped
+     */
+    bool DecrementTtl(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort);
+    /**
+     * Stage: lossless admission on the ingress queue (a lossy class passes;
+     * drops LOSSLESS_OVERFLOW), with the PAUSE/RESUME it decides.
+     * \param packet payload \param ip header
+     * \param entry bytes, ingress port and queue set; its pool is set here
+     * \return false when dropped
+     */
+    bool AdmitIngress(Ptr<Packet> packet, Ipv4Header& ip, PfcQueueEntry& entry);
+    /**
+     * Stage: the classifier's rewrite (Tagger tag, TTL class).
+     * \param ctx the packet \param outPort egress port \return the egress queue
+     */
+    uint8_t Rewrite(PfcPacketContext& ctx, uint32_t outPort);
+    /**
+     * Stage: lossy admission on the egress queue, unless the packet was
+     * charged to the lossless pool (drops LOSSY_OVERFLOW).
+     * \param packet payload \param ip header \param entry the entry (pool set here)
+     * \param outPort egress port \param outQueue egress queue
+     * \return false when dropped
+     */
+    bool AdmitEgress(Ptr<Packet> packet,
+                     Ipv4Header& ip,
+                     PfcQueueEntry& entry,
+                     uint32_t outPort,
+                     uint8_t outQueue);
+    /**
+     * Stage: ECN marking (DCQCN), then the IPv4 and Ethernet headers.
+     * \param packet payload, becomes the frame \param ip header
+     * \param outPort egress port \param outQueue egress queue (the 802.1Q PCP in Pcp mode)
+     */
+    void Encapsulate(Ptr<Packet> packet, Ipv4Header& ip, uint32_t outPort, uint8_t outQueue);
+    /**
+     * Stage: into the egress port's class queue.
+     * \param frame the frame \param entry its accounting \param outPort port
+     * \param outQueue class queue
+     */
+    void Enqueue(Ptr<Packet> frame, PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue);
+    /**
+     * Ingress queue (\p port, \p queue) turned OFF or ON: pause or resume
+     * its PAUSE class on the port, unless another ingress queue of the port
+     * with that class is OFF (the class stays paused).
+     * \param port ingress port \param queue ingress queue \param off turned OFF (else ON)
+     */
+    void IngressQueueTurned(uint32_t port, uint8_t queue, bool off);
+    /// Drop a packet whose IPv4 header was removed. \param packet payload \param ip header
+    /// \param inPort port \param reason why
+    void DropPacket(Ptr<Packet> packet,
+                    const Ipv4Header& ip,
+                    uint32_t inPort,
+                    PfcDropReason reason);
     /// Record a drop. \param frame frame \param inPort port \param reason why
     void Drop(Ptr<const Packet> frame, uint32_t inPort, PfcDropReason reason);
     /// A port's own drop (link down). \param frame frame \param reason why
@@ -225,10 +310,11 @@ class PfcSwitchNetDevice : public NetDevice
     /// \param dest destination \return the matching route or nullptr
     const Route* FindRoute(uint32_t dest) const;
     /**
-     * Route an IPv4 packet this node originates (stack or transmit source).
-     * \param packet the packet, IPv4 header on \param bytes bytes it occupies (frame size)
+     * Route an IPv4 packet this node originates (stack or transmit source):
+     * SelectPort, Rewrite, Encapsulate, Enqueue.
+     * \param packet the packet, IPv4 header on
      */
-    void SendLocal(Ptr<Packet> packet, uint32_t bytes);
+    void SendLocal(Ptr<Packet> packet);
     /// Ask the transmit source for packets while the local backlog allows.
     void PullLocal();
 

@@ -199,8 +199,10 @@ class SwitchMmu : public Object
     /// \param port egress port \param cls class \return lossy bytes of the egress queue
     uint64_t GetLossyBytes(uint32_t port, uint8_t cls) const;
 
-    uint64_t GetPauseCount() const;  //!< \return PAUSE decisions so far
-    uint64_t GetResumeCount() const; //!< \return RESUME decisions so far
+    /// \return PAUSE decisions so far: ingress queues turned OFF (not PFC frames sent)
+    uint64_t GetPauseCount() const;
+    /// \return RESUME decisions so far: ingress queues turned ON (not PFC frames sent)
+    uint64_t GetResumeCount() const;
     /// \param reason LOSSLESS_OVERFLOW or LOSSY_OVERFLOW \return drops so far
     uint64_t GetDropCount(PfcDropReason reason) const;
 

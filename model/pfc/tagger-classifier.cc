@@ -18,7 +18,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TaggerClassifier");
 NS_OBJECT_ENSURE_REGISTERED(TaggerClassifier);
-NS_OBJECT_ENSURE_REGISTERED(TtlClassifier);
 
 TypeId
 TaggerClassifier::GetTypeId()
@@ -130,57 +129,6 @@ TaggerClassifier::Rewrite(PfcPacketContext& ctx)
         ctx.ip->SetDscp(Ipv4Header::DscpType(newTag));
     }
     return QueueOfTag(m_egressByOldTag ? oldTag : newTag);
-}
-
-TypeId
-TtlClassifier::GetTypeId()
-{
-    static TypeId tid =
-        TypeId("ns3::TtlClassifier")
-            .SetParent<PfcClassifier>()
-            .SetGroupName("Tagger")
-            .AddConstructor<TtlClassifier>()
-            .AddAttribute("Ttl0",
-                          "The TTL hosts send with (hops); a packet arriving with TTL t is in "
-                          "class Ttl0 - t, so paths of up to Ttl0 - 1 switches use classes "
-                          "0 .. Ttl0 - 2 (at most 9: 8 classes).",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&TtlClassifier::m_ttl0),
-                          MakeUintegerChecker<uint8_t>(2, kPfcClasses + 1));
-    return tid;
-}
-
-TtlClassifier::TtlClassifier()
-    : m_ttl0(8)
-{
-}
-
-uint8_t
-TtlClassifier::GetIngressQueue(const PfcPacketContext& ctx) const
-{
-    uint8_t ttl = ctx.ip->GetTtl();
-    if (ttl >= m_ttl0)
-    {
-        return 0;
-    }
-    // ttl >= 1 here (ttl 0 never leaves a switch); classes beyond 7 are
-    // dropped by TTL before the MMU sees them.
-    return std::min<uint8_t>(m_ttl0 - ttl, kPfcClasses - 1);
-}
-
-uint8_t
-TtlClassifier::Rewrite(PfcPacketContext& ctx)
-{
-    // The switch has decremented the TTL by now: the class is the one the
-    // packet arrived in (egress queue = ingress queue).
-    uint8_t ttl = ctx.ip->GetTtl() + 1;
-    return ttl >= m_ttl0 ? 0 : std::min<uint8_t>(m_ttl0 - ttl, kPfcClasses - 1);
-}
-
-uint8_t
-TtlClassifier::GetPauseClass(uint8_t ingressQueue) const
-{
-    return ingressQueue == 0 ? 0 : ingressQueue - 1;
 }
 
 } // namespace ns3

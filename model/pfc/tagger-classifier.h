@@ -16,7 +16,8 @@
 /**
  * \file
  * \ingroup tagger
- * The two deadlock-free priority policies: Tagger tags and TTL classes.
+ * Tagger's priority policy: tags rewritten by per-switch rules (TTL classes:
+ * ttl-classifier.h).
  */
 
 namespace ns3
@@ -73,35 +74,6 @@ class TaggerClassifier : public PfcClassifier
     uint32_t m_tags;              //!< tags with entries (max tag + 1)
     std::vector<uint8_t> m_table; //!< [(tag * n + in) * n + out] -> new tag
     uint32_t m_entries;           //!< TCAM entries loaded
-};
-
-/**
- * \ingroup tagger
- * TTL-based priorities (the TTL scheme): hosts send with TTL = Ttl0; a packet
- * that arrives with TTL t is in class Ttl0 - t (0 at the first switch) and
- * stays in that class through the switch (egress queue = ingress queue); the
- * next switch sees one class higher.  A path through s switches needs
- * Ttl0 >= s + 1 (the switch drops a packet whose TTL would reach 0) and s
- * classes.  So the PAUSE raised by ingress queue j
- * names class j - 1 upstream (class 0 for j = 0: the host's class).  A
- * packet whose TTL runs out is dropped (TTL_EXPIRED) by the switch.
- */
-class TtlClassifier : public PfcClassifier
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-    TtlClassifier();
-
-    uint8_t GetIngressQueue(const PfcPacketContext& ctx) const override;
-    uint8_t Rewrite(PfcPacketContext& ctx) override;
-    uint8_t GetPauseClass(uint8_t ingressQueue) const override;
-
-  private:
-    uint8_t m_ttl0; //!< Ttl0
 };
 
 } // namespace ns3

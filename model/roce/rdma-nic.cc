@@ -341,9 +341,7 @@ RdmaNic::ClassOfDscp(uint8_t dscp) const
 double
 RdmaNic::WireBits(uint32_t bytes) const
 {
-    // Ethernet header 14 + FCS 4, padded to 64, + preamble/SFD 8 + gap 12.
-    uint32_t frame = std::max(bytes + 14 + kEthernetFcs, kEthernetMinFrame);
-    return 8.0 * (frame + kEthernetPhyOverhead);
+    return 8.0 * EthernetWireBytes(bytes + kEthernetHeaderSize);
 }
 
 uint32_t
