@@ -97,6 +97,13 @@ FromName(const std::string& name, std::initializer_list<E> values)
 
 RuleFlags::RuleFlags()
 {
+    AddTopologyFlags();
+    AddElpAndTaggingFlags();
+}
+
+void
+RuleFlags::AddTopologyFlags()
+{
     const ClosParams tb = PaperTestbedClos();
     Add("topology",
         "Topology generator: clos|fattree|jellyfish|bcube|f10 (default clos, the paper's "
@@ -145,6 +152,11 @@ RuleFlags::RuleFlags()
         "Random seed (jellyfish wiring, tie breaks in trees, random paths)",
         FlagType::NUMBER,
         "1");
+}
+
+void
+RuleFlags::AddElpAndTaggingFlags()
+{
     Add("elp", "ELP family: shortest|trees|updown|bounce|kshortest", FlagType::TEXT, "shortest");
     Add("elp-file",
         "Read ELP paths from FILE instead (one path per line: node names separated by "

@@ -105,6 +105,8 @@ class RuleFlags
     RuleGeneratorOptions ToOptions() const;
 
   private:
+    void AddTopologyFlags();      //!< topology generators and files, seed
+    void AddElpAndTaggingFlags(); //!< ELP, algorithm, output
     void Add(const std::string& name,
              const std::string& help,
              FlagType type,
