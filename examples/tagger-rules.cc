@@ -5,8 +5,7 @@
  * a set of expected lossless paths (ELP), verify them, print a summary and
  * optionally write everything as JSON.
  *
- * Tagger: Hu et al., "Tagger: Practical PFC Deadlock Prevention in Data
- * Center Networks", CoNEXT 2017 (sections IV-VII).
+ * Tagger (Hu et al., CoNEXT 2017), sections IV-VII.
  *
  * The pipeline is the rule library's (tagger::GenerateRules), the flags are
  * tagger::RuleFlags; this program adds ns3::CommandLine for --help and the

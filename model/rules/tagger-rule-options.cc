@@ -265,7 +265,6 @@ RuleFlags::CheckArgument(const std::string& arg, const OtherArgumentCheck& other
     return CheckValue(f, hasValue, value);
 }
 
-/// Check and record the value of flag f; return the argument as --name=value.
 std::string
 RuleFlags::CheckValue(RuleFlag& f, bool hasValue, const std::string& value)
 {
@@ -300,10 +299,6 @@ RuleFlags::CheckValue(RuleFlag& f, bool hasValue, const std::string& value)
     return "--" + f.name + "=" + value;
 }
 
-/**
- * Convert a NUMBER flag: digits only, within [lo, hi].  Throws TaggerError
- * naming the flag and the value.
- */
 uint64_t
 RuleFlags::ToUint(const std::string& name, uint64_t lo, uint64_t hi) const
 {
@@ -339,7 +334,6 @@ RuleFlags::ToUint32(const std::string& name, uint32_t lo, uint32_t hi) const
     return static_cast<uint32_t>(ToUint(name, lo, hi));
 }
 
-/// Check a TEXT flag against a list of choices; throws naming the value.
 const std::string&
 RuleFlags::Choice(const std::string& name, const std::vector<std::string>& choices) const
 {
@@ -356,7 +350,6 @@ RuleFlags::Choice(const std::string& name, const std::vector<std::string>& choic
     return v;
 }
 
-/// Throw when any of names was given: it does not apply in context `where`.
 void
 RuleFlags::RejectFlags(const std::vector<std::string>& names, const std::string& where) const
 {

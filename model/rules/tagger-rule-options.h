@@ -107,30 +107,38 @@ class RuleFlags
   private:
     void AddTopologyFlags();      //!< topology generators and files, seed
     void AddElpAndTaggingFlags(); //!< ELP, algorithm, output
+    /// Register one flag (its default is shown by --help).
     void Add(const std::string& name,
              const std::string& help,
              FlagType type,
              const std::string& defaultValue = "");
-    const RuleFlag& Get(const std::string& name) const;
-    bool Given(const std::string& name) const;
-    const std::string& Value(const std::string& name) const;
+    const RuleFlag& Get(const std::string& name) const;      //!< a registered flag
+    bool Given(const std::string& name) const;               //!< it was on the command line
+    const std::string& Value(const std::string& name) const; //!< its text value
+    /// Check one argument; return it as --name[=value].
     std::string CheckArgument(const std::string& arg, const OtherArgumentCheck& other);
+    /// Check and record the value of flag f; return it as --name=value.
     std::string CheckValue(RuleFlag& f, bool hasValue, const std::string& value);
 
+    /// A NUMBER flag: digits only, within [lo, hi]; throws naming flag and value.
     uint64_t ToUint(const std::string& name, uint64_t lo, uint64_t hi) const;
+    /// ToUint for 32-bit ranges.
     uint32_t ToUint32(const std::string& name, uint32_t lo, uint32_t hi) const;
+    /// A TEXT flag that must be one of choices; throws naming the value.
     const std::string& Choice(const std::string& name,
                               const std::vector<std::string>& choices) const;
+    /// Throw when one of names was given: it does not apply to `where`.
     void RejectFlags(const std::vector<std::string>& names, const std::string& where) const;
 
-    void ToTopologyOptions(RuleGeneratorOptions& o) const;
-    void ToClosOptions(RuleGeneratorOptions& o) const;
+    void ToTopologyOptions(RuleGeneratorOptions& o) const; //!< --topology / --topology-file
+    void ToClosOptions(RuleGeneratorOptions& o) const;     //!< --topology=clos
+    /// --topology=fattree or f10 (`where` names it in messages).
     void ToFatTreeOptions(RuleGeneratorOptions& o, const std::string& where) const;
-    void ToJellyfishOptions(RuleGeneratorOptions& o) const;
-    void ToBCubeOptions(RuleGeneratorOptions& o) const;
-    void ToElpOptions(RuleGeneratorOptions& o) const;
-    void ToTaggingOptions(RuleGeneratorOptions& o) const;
-    void ToOutputOptions(RuleGeneratorOptions& o) const;
+    void ToJellyfishOptions(RuleGeneratorOptions& o) const; //!< --topology=jellyfish
+    void ToBCubeOptions(RuleGeneratorOptions& o) const;     //!< --topology=bcube
+    void ToElpOptions(RuleGeneratorOptions& o) const;       //!< --elp / --elp-file
+    void ToTaggingOptions(RuleGeneratorOptions& o) const;   //!< --algorithm and its flags
+    void ToOutputOptions(RuleGeneratorOptions& o) const;    //!< --json, --emit-elp
 
     std::deque<RuleFlag> m_flags; //!< deque: a parser may keep references to the values
     std::map<std::string, std::size_t> m_index; //!< name -> position in m_flags
