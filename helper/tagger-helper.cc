@@ -7,8 +7,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
-#include "ns3/tagger-algorithms.h"
 #include "ns3/tagger-io.h"
+#include "ns3/tagger-rule-generator.h"
 #include "ns3/ttl-classifier.h"
 #include "ns3/uinteger.h"
 
@@ -80,6 +80,7 @@ TaggerHelper::Install(const PfcTopologyHelper& net,
     {
         mask |= 1u << t;
     }
+    const tagger::TcamTable tcam = tagger::CompressTcamTable(m_rules);
     for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
     {
         Ptr<PfcSwitchNetDevice> sw = net.GetSwitch(v);
@@ -93,7 +94,7 @@ TaggerHelper::Install(const PfcTopologyHelper& net,
             portMap[p] = net.GetSwitchPort(v, p);
         }
         Ptr<TaggerClassifier> classifier = m_factory.Create<TaggerClassifier>();
-        classifier->SetTcam(sw->GetNPorts(), tagger::CompressTcam(m_rules, v), portMap);
+        classifier->SetTcam(sw->GetNPorts(), tcam[v], portMap);
         sw->SetClassifier(classifier);
         sw->GetMmu()->SetAttribute("LosslessClasses", UintegerValue(mask));
         m_classifiers[v] = classifier;
@@ -122,18 +123,9 @@ TaggerHelper::InstallFromJson(const PfcTopologyHelper& net, const std::string& p
 tagger::TagRules
 TaggerHelper::ComputeRules(const tagger::Topology& topo, uint32_t bounces, uint32_t classes)
 {
-    tagger::TaggingOptions opt;
-    opt.classes = classes;
     try
     {
-        if (topo.IsLayered())
-        {
-            return tagger::TagClos(topo, bounces, opt);
-        }
-        NS_ABORT_MSG_IF(bounces > 0,
-                        "TaggerHelper::ComputeRules: bounces need a layered (Clos) topology");
-        tagger::Elp elp = tagger::MakeShortestPathElp(topo);
-        return tagger::TagGreedy(elp.graph, opt);
+        return tagger::ComputeDefaultRules(topo, bounces, classes);
     }
     catch (const std::exception& e)
     {

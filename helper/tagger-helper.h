@@ -30,7 +30,7 @@ namespace ns3
  * \ingroup tagger
  * Installs Tagger on every switch of a PfcTopologyHelper network: one
  * TaggerClassifier per switch loaded with the library's TCAM entries for
- * that switch (tagger::CompressTcam), the library's port numbers mapped onto
+ * that switch (tagger::CompressTcamTable), the library's port numbers mapped onto
  * the switch's port indices; every device maps DSCP d to class min(d, 7);
  * each MMU makes classes 1..max(lossless tags, highest tag written) lossless
  * (0 stays lossy; a tag only delivered to hosts still crosses the last
@@ -74,7 +74,9 @@ class TaggerHelper
     /**
      * Rules for the up-down ELP with at most \p bounces bounces (shortest
      * paths when 0) on a Clos or fat tree (tagger::TagClos: bounces + 1 tags),
-     * or all shortest paths with the greedy merge on any other topology.
+     * or all shortest paths with the greedy merge on any other topology: the
+     * rule library's choice, tagger::ComputeDefaultRules.  NS_FATAL_ERROR when
+     * the library throws (e.g. bounces > 0 on a topology without layers).
      * \param topo the topology \param bounces bounces \param classes application classes
      * \return the rules
      */

@@ -119,6 +119,221 @@ UpDownOrder(const Topology& topo)
     return order;
 }
 
+/**
+ * Algorithm 2 over a HopGraph (TagGreedy): walks the brute-force levels in
+ * order, tracking the set of tags with which packets arrive at every ingress
+ * port, and decides every new transition (node, tag, in, out) once.  One
+ * acyclic graph per tag over ingress ports (that tag's subgraph G_t) refuses
+ * the merges that would close a cycle.
+ */
+class GreedyMerge
+{
+  public:
+    GreedyMerge(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
+        : m_elp(elp),
+          m_topo(elp.GetTopology()),
+          m_opt(opt),
+          m_stats(stats),
+          m_nPorts(m_topo.GetNPorts()),
+          m_rules(m_topo),
+          m_tags(elp.GetMaxLevel() + 2),
+          m_initialOrder(UpDownOrder(m_topo)),
+          m_startPos(m_nPorts)
+    {
+        for (uint32_t i = 0; i < m_nPorts; ++i)
+        {
+            m_startPos[m_initialOrder[i]] = i;
+        }
+        m_landmarks = Landmarks();
+    }
+
+    /// Tag every level, packets starting with the tags in `start`; return the rules.
+    TagRules Run(uint64_t start)
+    {
+        const uint32_t maxLevel = m_elp.GetMaxLevel();
+        m_tags[1].assign(m_nPorts, start);
+        for (uint32_t level = 1; level <= maxLevel; ++level)
+        {
+            m_tags[level + 1].assign(m_nPorts, 0);
+            m_raised = false;
+            // Algorithm 2 leaves the order inside a level free.  First the
+            // transitions whose edge agrees with the starting order (they can never
+            // close a cycle among themselves, and insert in O(1)), then the others:
+            // against the dense graph of the first pass most of them are refused by
+            // the landmark filter instead of re-ordering large regions.
+            for (int pass = 0; pass < 2; ++pass)
+            {
+                for (NodeId x = 0; x < m_topo.GetNNodes(); ++x)
+                {
+                    if (Forwards(m_topo, x))
+                    {
+                        TagNode(x, level, pass == 0);
+                    }
+                }
+            }
+            m_tags[level].clear();
+            m_tags[level].shrink_to_fit();
+            if (m_opt.order == GreedyOrder::PAPER && m_raised)
+            {
+                ++m_floor;
+            }
+        }
+        for (const auto& g : m_subgraph)
+        {
+            m_stats.visited += g ? g->GetVisited() : 0;
+            m_stats.filtered += g ? g->GetFiltered() : 0;
+        }
+        return std::move(m_rules);
+    }
+
+  private:
+    /**
+     * Landmarks for the refusal filter: switch-to-switch links spread evenly
+     * over the order (host-facing ports have no predecessor: useless there).
+     */
+    std::vector<uint32_t> Landmarks() const
+    {
+        std::vector<uint32_t> links;
+        for (uint32_t i : m_initialOrder)
+        {
+            const PortRef at = m_topo.GetPortRef(i);
+            if (Forwards(m_topo, at.node) &&
+                Forwards(m_topo, m_topo.GetPeer(at.node, at.port).node))
+            {
+                links.push_back(i);
+            }
+        }
+        std::vector<uint32_t> landmarks;
+        const size_t count = std::min<size_t>(DynamicTopoOrder::kMaxLandmarks, links.size());
+        for (size_t k = 0; k < count; ++k)
+        {
+            landmarks.push_back(links[k * links.size() / count]);
+        }
+        return landmarks;
+    }
+
+    /// The subgraph G_t (created on first use).
+    DynamicTopoOrder& GraphOf(Tag t)
+    {
+        if (m_subgraph.size() <= t)
+        {
+            m_subgraph.resize(t + 1);
+        }
+        if (!m_subgraph[t])
+        {
+            m_subgraph[t] =
+                std::make_unique<DynamicTopoOrder>(m_nPorts, m_opt.cycleCheck == CycleCheck::NAIVE);
+            m_subgraph[t]->SetInitialOrder(m_initialOrder);
+            m_subgraph[t]->SetLandmarks(m_landmarks);
+        }
+        return *m_subgraph[t];
+    }
+
+    /**
+     * The transitions of node x at `level` whose edge agrees with the starting
+     * order (agreeing) or does not (!agreeing), with every tag they carry.
+     */
+    void TagNode(NodeId x, uint32_t level, bool agreeing)
+    {
+        const uint32_t p = m_topo.GetNode(x).ports;
+        for (PortNo in = 0; in < p; ++in)
+        {
+            const PortIndex inIdx = m_topo.GetPortIndex(x, in);
+            const uint64_t here = m_tags[level][inIdx];
+            if (here == 0)
+            {
+                continue;
+            }
+            for (PortNo out = 0; out < p; ++out)
+            {
+                if (!(m_elp.GetMask(x, in, out) >> level & 1))
+                {
+                    continue;
+                }
+                const PortRef peer = m_topo.GetPeer(x, out);
+                const bool toForwarder = Forwards(m_topo, peer.node);
+                const PortIndex peerIdx =
+                    toForwarder ? m_topo.GetPortIndex(peer.node, peer.port) : kNone;
+                const bool agrees = !toForwarder || m_startPos[inIdx] < m_startPos[peerIdx];
+                if (agrees != agreeing)
+                {
+                    continue;
+                }
+                for (uint32_t t = 1; here >> t; ++t)
+                {
+                    if (here >> t & 1)
+                    {
+                        TagTransition(x, static_cast<Tag>(t), in, out, inIdx, peerIdx, level);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Packets with tag t take (x, in, out) at `level`: decide the transition
+     * when it is new, and record the tag they arrive with at the next ingress
+     * port (peerIdx; kNone when the next node does not forward).
+     */
+    void TagTransition(NodeId x,
+                       Tag t,
+                       PortNo in,
+                       PortNo out,
+                       PortIndex inIdx,
+                       PortIndex peerIdx,
+                       uint32_t level)
+    {
+        Tag result = m_rules.Get(x, t, in, out);
+        if (result == kLossyTag)
+        {
+            result = Decide(x, t, in, out, inIdx, peerIdx);
+        }
+        if (peerIdx != kNone)
+        {
+            m_tags[level + 1][peerIdx] |= 1ULL << result;
+        }
+    }
+
+    /// Decide the new transition once for every packet that takes it.
+    Tag Decide(NodeId x, Tag t, PortNo in, PortNo out, PortIndex inIdx, PortIndex peerIdx)
+    {
+        ++m_stats.transitions;
+        uint32_t candidate = m_opt.order == GreedyOrder::PAPER ? std::max<uint32_t>(t, m_floor) : t;
+        if (candidate == t && peerIdx != kNone)
+        {
+            // stays inside G_t: must not close a cycle there
+            ++m_stats.cycleChecks;
+            if (!GraphOf(t).TryAddEdge(inIdx, peerIdx))
+            {
+                ++m_stats.rejected;
+                ++candidate;
+            }
+        }
+        // a higher tag adds an edge between tags, which only go up: it can never close a cycle
+        const Tag result = CheckedTag(candidate);
+        m_stats.merged += (result == t);
+        m_raised |= (result > m_floor);
+        m_rules.Set(x, t, in, out, result);
+        return result;
+    }
+
+    const HopGraph& m_elp;
+    const Topology& m_topo;
+    const TaggingOptions& m_opt;
+    GreedyStats& m_stats;
+    const uint32_t m_nPorts;
+    TagRules m_rules;
+    /// m_tags[level][port]: the set of new tags with which packets of the ELP
+    /// arrive at that ingress port at that brute-force level
+    std::vector<std::vector<uint64_t>> m_tags;
+    std::vector<uint32_t> m_initialOrder; //!< UpDownOrder: the start order of every G_t
+    std::vector<uint32_t> m_startPos;     //!< position of each port in m_initialOrder
+    std::vector<uint32_t> m_landmarks;    //!< for the refusal filter of every G_t
+    std::vector<std::unique_ptr<DynamicTopoOrder>> m_subgraph; //!< G_t per tag t
+    uint32_t m_floor{1};  //!< Algorithm 2's t' (GreedyOrder::PAPER only)
+    bool m_raised{false}; //!< this level gave some transition a tag above m_floor
+};
+
 } // namespace
 
 TagRules
@@ -168,152 +383,8 @@ TagGreedy(const HopGraph& elp, const TaggingOptions& opt)
 TagRules
 TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
 {
-    const Topology& topo = elp.GetTopology();
     const uint64_t start = StartTags(opt.classes);
-    const uint32_t maxLevel = elp.GetMaxLevel();
-    const uint32_t nPorts = topo.GetNPorts();
-    TagRules rules(topo);
-
-    // tags[level][port]: the set of new tags with which packets of the ELP
-    // arrive at that ingress port at that brute-force level
-    std::vector<std::vector<uint64_t>> tags(maxLevel + 2);
-    tags[1].assign(nPorts, start);
-    const std::vector<uint32_t> initialOrder = UpDownOrder(topo);
-    std::vector<uint32_t> startPos(nPorts);
-    for (uint32_t i = 0; i < nPorts; ++i)
-    {
-        startPos[initialOrder[i]] = i;
-    }
-    // landmarks for the refusal filter: switch-to-switch links spread evenly
-    // over the order (host-facing ports have no predecessor: useless there)
-    std::vector<uint32_t> landmarks;
-    {
-        std::vector<uint32_t> links;
-        for (uint32_t i : initialOrder)
-        {
-            const PortRef at = topo.GetPortRef(i);
-            if (Forwards(topo, at.node) && Forwards(topo, topo.GetPeer(at.node, at.port).node))
-            {
-                links.push_back(i);
-            }
-        }
-        const size_t count = std::min<size_t>(DynamicTopoOrder::kMaxLandmarks, links.size());
-        for (size_t k = 0; k < count; ++k)
-        {
-            landmarks.push_back(links[k * links.size() / count]);
-        }
-    }
-    // one acyclic graph per tag over ingress ports: that tag's subgraph G_t
-    std::vector<std::unique_ptr<DynamicTopoOrder>> subgraph;
-    auto graphOf = [&](Tag t) -> DynamicTopoOrder& {
-        if (subgraph.size() <= t)
-        {
-            subgraph.resize(t + 1);
-        }
-        if (!subgraph[t])
-        {
-            subgraph[t] =
-                std::make_unique<DynamicTopoOrder>(nPorts, opt.cycleCheck == CycleCheck::NAIVE);
-            subgraph[t]->SetInitialOrder(initialOrder);
-            subgraph[t]->SetLandmarks(landmarks);
-        }
-        return *subgraph[t];
-    };
-
-    uint32_t floor = 1; // Algorithm 2's t' (GreedyOrder::PAPER only)
-    for (uint32_t level = 1; level <= maxLevel; ++level)
-    {
-        tags[level + 1].assign(nPorts, 0);
-        bool raised = false;
-        // Algorithm 2 leaves the order inside a level free.  First the
-        // transitions whose edge agrees with the starting order (they can never
-        // close a cycle among themselves, and insert in O(1)), then the others:
-        // against the dense graph of the first pass most of them are refused by
-        // the landmark filter instead of re-ordering large regions.
-        for (int pass = 0; pass < 2; ++pass)
-        {
-            for (NodeId x = 0; x < topo.GetNNodes(); ++x)
-            {
-                if (!Forwards(topo, x))
-                {
-                    continue;
-                }
-                const uint32_t p = topo.GetNode(x).ports;
-                for (PortNo in = 0; in < p; ++in)
-                {
-                    const PortIndex inIdx = topo.GetPortIndex(x, in);
-                    const uint64_t here = tags[level][inIdx];
-                    if (here == 0)
-                    {
-                        continue;
-                    }
-                    for (PortNo out = 0; out < p; ++out)
-                    {
-                        if (!(elp.GetMask(x, in, out) >> level & 1))
-                        {
-                            continue;
-                        }
-                        const PortRef peer = topo.GetPeer(x, out);
-                        const bool toForwarder = Forwards(topo, peer.node);
-                        const PortIndex peerIdx =
-                            toForwarder ? topo.GetPortIndex(peer.node, peer.port) : kNone;
-                        const bool agrees = !toForwarder || startPos[inIdx] < startPos[peerIdx];
-                        if (agrees != (pass == 0))
-                        {
-                            continue;
-                        }
-                        for (uint32_t t = 1; here >> t; ++t)
-                        {
-                            if (!(here >> t & 1))
-                            {
-                                continue;
-                            }
-                            Tag result = rules.Get(x, static_cast<Tag>(t), in, out);
-                            if (result == kLossyTag)
-                            {
-                                // decide this transition once for every packet that takes it
-                                ++stats.transitions;
-                                uint32_t candidate =
-                                    opt.order == GreedyOrder::PAPER ? std::max(t, floor) : t;
-                                if (candidate == t && toForwarder)
-                                {
-                                    // stays inside G_t: must not close a cycle there
-                                    ++stats.cycleChecks;
-                                    if (!graphOf(static_cast<Tag>(t)).TryAddEdge(inIdx, peerIdx))
-                                    {
-                                        ++stats.rejected;
-                                        ++candidate;
-                                    }
-                                }
-                                // a higher tag adds an edge between tags, which only go up:
-                                // it can never close a cycle
-                                result = CheckedTag(candidate);
-                                stats.merged += (result == t);
-                                raised |= (result > floor);
-                                rules.Set(x, static_cast<Tag>(t), in, out, result);
-                            }
-                            if (toForwarder)
-                            {
-                                tags[level + 1][peerIdx] |= 1ULL << result;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        tags[level].clear();
-        tags[level].shrink_to_fit();
-        if (opt.order == GreedyOrder::PAPER && raised)
-        {
-            ++floor;
-        }
-    }
-    for (const auto& g : subgraph)
-    {
-        stats.visited += g ? g->GetVisited() : 0;
-        stats.filtered += g ? g->GetFiltered() : 0;
-    }
-    return rules;
+    return GreedyMerge(elp, opt, stats).Run(start);
 }
 
 TagRules

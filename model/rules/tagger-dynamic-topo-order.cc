@@ -156,6 +156,17 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
 {
     // Pearce-Kelly: the edge u -> v violates the order (ord[v] < ord[u]); only
     // nodes with positions in [ord[v], ord[u]] can be affected.
+    if (!SearchAffected(u, v))
+    {
+        return false;
+    }
+    Reassign();
+    return true;
+}
+
+bool
+DynamicTopoOrder::SearchAffected(uint32_t u, uint32_t v)
+{
     const uint32_t lb = m_ord[v];
     const uint32_t ub = m_ord[u];
     ++m_epoch;
@@ -170,50 +181,11 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
     m_markBack[u] = m_epoch;
     size_t fHead = 0;
     size_t bHead = 0;
-    auto forwardLayer = [&](bool meet) {
-        for (const size_t end = m_fwd.size(); fHead < end; ++fHead)
-        {
-            const uint32_t n = m_fwd[fHead];
-            ++m_visited;
-            for (uint32_t m : m_out[n])
-            {
-                if (meet && (m == u || m_markBack[m] == m_epoch))
-                {
-                    return false; // v reaches u: the edge closes a cycle
-                }
-                if (m_mark[m] != m_epoch && m_ord[m] < ub)
-                {
-                    m_mark[m] = m_epoch;
-                    m_fwd.push_back(m);
-                }
-            }
-        }
-        return true;
-    };
-    auto backwardLayer = [&](bool meet) {
-        for (const size_t end = m_bwd.size(); bHead < end; ++bHead)
-        {
-            const uint32_t n = m_bwd[bHead];
-            ++m_visited;
-            for (uint32_t m : m_in[n])
-            {
-                if (meet && (m == v || m_mark[m] == m_epoch))
-                {
-                    return false; // v reaches u: the edge closes a cycle
-                }
-                if (m_markBack[m] != m_epoch && m_ord[m] > lb)
-                {
-                    m_markBack[m] = m_epoch;
-                    m_bwd.push_back(m);
-                }
-            }
-        }
-        return true;
-    };
     while (fHead < m_fwd.size() && bHead < m_bwd.size())
     {
-        const bool grown = (m_fwd.size() - fHead <= m_bwd.size() - bHead) ? forwardLayer(true)
-                                                                          : backwardLayer(true);
+        const bool grown = (m_fwd.size() - fHead <= m_bwd.size() - bHead)
+                               ? ForwardLayer(u, ub, fHead, true)
+                               : BackwardLayer(v, lb, bHead, true);
         if (!grown)
         {
             return false;
@@ -222,24 +194,80 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
     // one side is complete without meeting the other: no cycle; complete the other
     while (fHead < m_fwd.size())
     {
-        forwardLayer(false);
+        ForwardLayer(u, ub, fHead, false);
     }
     while (bHead < m_bwd.size())
     {
-        backwardLayer(false);
+        BackwardLayer(v, lb, bHead, false);
     }
+    return true;
+}
+
+bool
+DynamicTopoOrder::ForwardLayer(uint32_t u, uint32_t ub, size_t& head, bool meet)
+{
+    for (const size_t end = m_fwd.size(); head < end; ++head)
+    {
+        const uint32_t n = m_fwd[head];
+        ++m_visited;
+        for (uint32_t m : m_out[n])
+        {
+            if (meet && (m == u || m_markBack[m] == m_epoch))
+            {
+                return false; // v reaches u: the edge closes a cycle
+            }
+            if (m_mark[m] != m_epoch && m_ord[m] < ub)
+            {
+                m_mark[m] = m_epoch;
+                m_fwd.push_back(m);
+            }
+        }
+    }
+    return true;
+}
+
+bool
+DynamicTopoOrder::BackwardLayer(uint32_t v, uint32_t lb, size_t& head, bool meet)
+{
+    for (const size_t end = m_bwd.size(); head < end; ++head)
+    {
+        const uint32_t n = m_bwd[head];
+        ++m_visited;
+        for (uint32_t m : m_in[n])
+        {
+            if (meet && (m == v || m_mark[m] == m_epoch))
+            {
+                return false; // v reaches u: the edge closes a cycle
+            }
+            if (m_markBack[m] != m_epoch && m_ord[m] > lb)
+            {
+                m_markBack[m] = m_epoch;
+                m_bwd.push_back(m);
+            }
+        }
+    }
+    return true;
+}
+
+void
+DynamicTopoOrder::SortByPosition(const std::vector<uint32_t>& nodes,
+                                 std::vector<uint64_t>& keys) const
+{
+    keys.clear();
+    for (uint32_t n : nodes)
+    {
+        keys.push_back((uint64_t{m_ord[n]} << 32) | n);
+    }
+    std::sort(keys.begin(), keys.end());
+}
+
+void
+DynamicTopoOrder::Reassign()
+{
     // the backward set must come before the forward set; reuse their positions
     // sort both sets by position with packed (position, node) keys
-    auto keyed = [this](const std::vector<uint32_t>& nodes, std::vector<uint64_t>& keys) {
-        keys.clear();
-        for (uint32_t n : nodes)
-        {
-            keys.push_back((uint64_t{m_ord[n]} << 32) | n);
-        }
-        std::sort(keys.begin(), keys.end());
-    };
-    keyed(m_bwd, m_bwdKeys);
-    keyed(m_fwd, m_fwdKeys);
+    SortByPosition(m_bwd, m_bwdKeys);
+    SortByPosition(m_fwd, m_fwdKeys);
     // the positions both sets occupied, in increasing order
     m_slots.resize(m_bwdKeys.size() + m_fwdKeys.size());
     std::merge(m_bwdKeys.begin(),
@@ -248,25 +276,20 @@ DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
                m_fwdKeys.end(),
                m_slots.begin());
     size_t i = 0;
-    auto place = [&](uint64_t key) {
-        const uint32_t n = static_cast<uint32_t>(key);
-        const uint32_t p = static_cast<uint32_t>(m_slots[i++] >> 32);
-        if (m_recording && m_ord[n] != p)
+    for (const std::vector<uint64_t>* keys : {&m_bwdKeys, &m_fwdKeys})
+    {
+        for (uint64_t key : *keys)
         {
-            m_ordChanges.emplace_back(n, m_ord[n]);
+            const uint32_t n = static_cast<uint32_t>(key);
+            const uint32_t p = static_cast<uint32_t>(m_slots[i++] >> 32);
+            if (m_recording && m_ord[n] != p)
+            {
+                m_ordChanges.emplace_back(n, m_ord[n]);
+            }
+            m_ord[n] = p;
+            m_pos[p] = n;
         }
-        m_ord[n] = p;
-        m_pos[p] = n;
-    };
-    for (uint64_t k : m_bwdKeys)
-    {
-        place(k);
     }
-    for (uint64_t k : m_fwdKeys)
-    {
-        place(k);
-    }
-    return true;
 }
 
 bool

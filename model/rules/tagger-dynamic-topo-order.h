@@ -7,6 +7,7 @@
 #ifndef TAGGER_DYNAMIC_TOPO_ORDER_H
 #define TAGGER_DYNAMIC_TOPO_ORDER_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -102,6 +103,22 @@ class DynamicTopoOrder
   private:
     bool Reaches(uint32_t from, uint32_t to); //!< naive search
     bool Reorder(uint32_t u, uint32_t v);     //!< Pearce-Kelly; false on cycle
+    /**
+     * Reorder's searches for the edge u -> v: m_fwd gets the nodes v reaches
+     * before u's position, m_bwd those reaching u after v's; false (the
+     * edge closes a cycle) as soon as the two meet.
+     */
+    bool SearchAffected(uint32_t u, uint32_t v);
+    /// One breadth-first layer of the forward search (m_fwd from head); false when
+    /// `meet` and it reached u or the backward set.
+    bool ForwardLayer(uint32_t u, uint32_t ub, size_t& head, bool meet);
+    /// One layer of the backward search (m_bwd from head); false when `meet` and
+    /// it reached v or the forward set.
+    bool BackwardLayer(uint32_t v, uint32_t lb, size_t& head, bool meet);
+    /// (position, node) keys of nodes, sorted.
+    void SortByPosition(const std::vector<uint32_t>& nodes, std::vector<uint64_t>& keys) const;
+    /// Give the backward set, then the forward set, the positions both occupied.
+    void Reassign();
     /// After inserting u -> v: spread landmark reachability to v's descendants
     /// and u's ancestors (bits only ever get set, so each node is updated at
     /// most kMaxLandmarks times per direction).

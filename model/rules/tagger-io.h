@@ -22,6 +22,13 @@ namespace ns3
 namespace tagger
 {
 
+/// Most ports a node read from a topology file may have.
+constexpr uint32_t kMaxFilePorts = uint32_t(1) << 20;
+/// Most nodes a topology file may describe (hosts added to a GraphML file included).
+constexpr uint64_t kMaxFileNodes = uint64_t(1) << 24;
+/// Most ports in total a topology file may describe.
+constexpr uint64_t kMaxFileTotalPorts = uint64_t(1) << 28;
+
 /**
  * Read a topology from JSON text:
  * {"nodes": [{"name": "T1", "kind": "switch", "ports": 4, "layer": 1}, ...],
@@ -54,9 +61,18 @@ void WriteTopologyJson(const Topology& topo, std::ostream& out);
  */
 Topology ReadGraphml(std::istream& in, const std::string& source, uint32_t hostsPerSwitch);
 
-/// Read a topology file: GraphML when its name ends in .graphml or .xml or it
-/// starts with '<', JSON otherwise.  Throws TaggerError (unreadable, malformed).
-Topology ReadTopologyFile(const std::string& filename, uint32_t hostsPerSwitch);
+/**
+ * Read a topology file: GraphML when its name ends in .graphml or .xml (any
+ * case) or its first non-blank character (after a UTF-8 byte order mark) is
+ * '<', JSON otherwise.  Throws TaggerError (unreadable, malformed).
+ * \param filename the file
+ * \param hostsPerSwitch GraphML: hosts attached to every switch (ignored for JSON)
+ * \param graphml when not null, set to true when the file was read as GraphML
+ * \return the topology
+ */
+Topology ReadTopologyFile(const std::string& filename,
+                          uint32_t hostsPerSwitch,
+                          bool* graphml = nullptr);
 
 /// Everything tagger-rules writes besides the topology.
 struct RulesOutput
@@ -64,12 +80,18 @@ struct RulesOutput
     uint32_t losslessTags{0};
     const TagRules* rules{nullptr};
     const std::vector<Path>* elp{nullptr}; //!< written as "elp" when non-null
-    std::map<std::string, double> stats;   //!< written in "stats"
+    /// The TCAM entries per node id (CompressTcamTable of rules); null: each
+    /// node's entries are compressed while writing.
+    const TcamTable* tcam{nullptr};
+    std::map<std::string, double> stats; //!< written in "stats"
 };
 
 /**
  * Write the full tagger-rules JSON: nodes, links, lossless_tags, rules (per
- * forwarding node with at least one rule), tcam (CompressTcam), elp, stats.
+ * forwarding node with at least one rule), tcam (those nodes' entries: from
+ * out.tcam, else CompressTcam), elp, stats.  Throws TaggerError when the rules
+ * or the TCAM table belong to another topology, or an ELP path names a node
+ * that does not exist.
  */
 void WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& os);
 

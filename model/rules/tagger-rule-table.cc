@@ -169,6 +169,18 @@ CompressTcam(const TagRules& rules, NodeId node)
     return entries;
 }
 
+TcamTable
+CompressTcamTable(const TagRules& rules)
+{
+    const Topology& topo = rules.GetTopology();
+    TcamTable table(topo.GetNNodes());
+    for (NodeId n = 0; n < topo.GetNNodes(); ++n)
+    {
+        table[n] = CompressTcam(rules, n);
+    }
+    return table;
+}
+
 Tag
 LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo out)
 {

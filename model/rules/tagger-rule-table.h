@@ -118,6 +118,12 @@ struct TcamEntry
  */
 std::vector<TcamEntry> CompressTcam(const TagRules& rules, NodeId node);
 
+/// TCAM entries per node id (empty for nodes without rules).
+using TcamTable = std::vector<std::vector<TcamEntry>>;
+
+/// CompressTcam for every node of the rules' topology, indexed by node id.
+TcamTable CompressTcamTable(const TagRules& rules);
+
 /// Evaluate a TCAM list for (tag, in, out): the first matching entry's new tag,
 /// kLossyTag when none matches.
 Tag LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo out);

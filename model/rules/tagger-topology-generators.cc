@@ -66,13 +66,9 @@ struct ThreeTierSpec
     std::function<uint32_t(uint32_t pod, uint32_t leaf, uint32_t s)> spineOf;
 };
 
-/**
- * Build the network: nodes T1.., L1.., S1.., H1.. in that id order; ToR ports
- * hosts then leafs, leaf ports ToRs then spines, spine ports in (pod, leaf, s)
- * order.  The spec must be validated (no parallel links, every spine used).
- */
-Topology
-BuildThreeTier(const ThreeTierSpec& p)
+/// Add the nodes T1.., L1.., S1.., H1.. of a three-tier network.
+void
+AddThreeTierNodes(const ThreeTierSpec& p, Topology& topo)
 {
     const uint32_t nTors = p.pods * p.torsPerPod;
     const uint32_t nLeafs = p.pods * p.leafsPerPod;
@@ -91,7 +87,6 @@ BuildThreeTier(const ThreeTierSpec& p)
         }
     }
 
-    Topology topo;
     for (uint32_t t = 0; t < nTors; ++t)
     {
         topo.AddNode("T" + std::to_string(t + 1),
@@ -114,6 +109,14 @@ BuildThreeTier(const ThreeTierSpec& p)
     {
         topo.AddNode("H" + std::to_string(h + 1), NodeKind::HOST, 1, 0);
     }
+}
+
+/// Link the nodes AddThreeTierNodes added.
+void
+AddThreeTierLinks(const ThreeTierSpec& p, Topology& topo)
+{
+    const uint32_t nTors = p.pods * p.torsPerPod;
+    const uint32_t nLeafs = p.pods * p.leafsPerPod;
     const NodeId torBase = 0;
     const NodeId leafBase = nTors;
     const NodeId spineBase = nTors + nLeafs;
@@ -157,6 +160,19 @@ BuildThreeTier(const ThreeTierSpec& p)
             }
         }
     }
+}
+
+/**
+ * Build the network: nodes T1.., L1.., S1.., H1.. in that id order; ToR ports
+ * hosts then leafs, leaf ports ToRs then spines, spine ports in (pod, leaf, s)
+ * order.  The spec must be validated (no parallel links, every spine used).
+ */
+Topology
+BuildThreeTier(const ThreeTierSpec& p)
+{
+    Topology topo;
+    AddThreeTierNodes(p, topo);
+    AddThreeTierLinks(p, topo);
     return topo;
 }
 
@@ -529,6 +545,73 @@ DigitString(uint64_t value, uint32_t n, uint32_t count)
     return s;
 }
 
+/// Throw TaggerError for Jellyfish parameters no random graph can have.
+void
+CheckJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts)
+{
+    const std::string N = std::to_string(switches);
+    const std::string n = std::to_string(ports);
+    const std::string r = std::to_string(switchPorts);
+    if (switches < 2)
+    {
+        throw TaggerError("Jellyfish: switches must be >= 2 (got " + N + ")");
+    }
+    if (switchPorts == 0)
+    {
+        throw TaggerError("Jellyfish: switchPorts must be >= 1 (got 0): the switches would be "
+                          "disconnected");
+    }
+    if (switchPorts > ports)
+    {
+        throw TaggerError("Jellyfish: switchPorts (" + r + ") must not exceed ports (" + n + ")");
+    }
+    if (switchPorts >= switches)
+    {
+        throw TaggerError("Jellyfish: switchPorts (" + r + ") must be less than switches (" + N +
+                          "): a switch has at most switches-1 neighbours");
+    }
+    if ((uint64_t(switches) * switchPorts) % 2 != 0)
+    {
+        throw TaggerError("Jellyfish: switches * switchPorts (" + N + " * " + r +
+                          ") must be even: every link uses two switch ports");
+    }
+    if (switchPorts == 1 && switches > 2)
+    {
+        throw TaggerError("Jellyfish: switchPorts = 1 cannot connect " + N + " switches (only 2)");
+    }
+}
+
+/// The Jellyfish topology of a switch graph (edges sorted, first < second).
+Topology
+JellyfishTopology(const std::vector<std::pair<uint32_t, uint32_t>>& edges,
+                  uint32_t switches,
+                  uint32_t ports,
+                  uint32_t hostsPer)
+{
+    Topology topo;
+    for (uint32_t i = 0; i < switches; ++i)
+    {
+        topo.AddNode("W" + std::to_string(i + 1), NodeKind::SWITCH, ports);
+    }
+    for (uint64_t h = 0; h < uint64_t(switches) * hostsPer; ++h)
+    {
+        topo.AddNode("H" + std::to_string(h + 1), NodeKind::HOST, 1);
+    }
+    for (uint32_t i = 0; i < switches; ++i)
+    {
+        for (uint32_t h = 0; h < hostsPer; ++h)
+        {
+            topo.AddLink(i, h, switches + i * hostsPer + h, 0);
+        }
+    }
+    std::vector<PortNo> nextPort(switches, hostsPer);
+    for (const auto& e : edges)
+    {
+        topo.AddLink(e.first, nextPort[e.first]++, e.second, nextPort[e.second]++);
+    }
+    return topo;
+}
+
 } // namespace
 
 ClosParams
@@ -617,36 +700,9 @@ MakeF10(uint32_t k)
 Topology
 MakeJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts, uint64_t seed)
 {
+    CheckJellyfish(switches, ports, switchPorts);
     const std::string N = std::to_string(switches);
-    const std::string n = std::to_string(ports);
     const std::string r = std::to_string(switchPorts);
-    if (switches < 2)
-    {
-        throw TaggerError("Jellyfish: switches must be >= 2 (got " + N + ")");
-    }
-    if (switchPorts == 0)
-    {
-        throw TaggerError("Jellyfish: switchPorts must be >= 1 (got 0): the switches would be "
-                          "disconnected");
-    }
-    if (switchPorts > ports)
-    {
-        throw TaggerError("Jellyfish: switchPorts (" + r + ") must not exceed ports (" + n + ")");
-    }
-    if (switchPorts >= switches)
-    {
-        throw TaggerError("Jellyfish: switchPorts (" + r + ") must be less than switches (" + N +
-                          "): a switch has at most switches-1 neighbours");
-    }
-    if ((uint64_t(switches) * switchPorts) % 2 != 0)
-    {
-        throw TaggerError("Jellyfish: switches * switchPorts (" + N + " * " + r +
-                          ") must be even: every link uses two switch ports");
-    }
-    if (switchPorts == 1 && switches > 2)
-    {
-        throw TaggerError("Jellyfish: switchPorts = 1 cannot connect " + N + " switches (only 2)");
-    }
     const uint32_t hostsPer = ports - switchPorts;
     CheckSize("Jellyfish",
               uint64_t(switches) + SatMul(switches, hostsPer),
@@ -670,29 +726,7 @@ MakeJellyfish(uint32_t switches, uint32_t ports, uint32_t switchPorts, uint64_t 
             }
         }
         std::sort(edges.begin(), edges.end());
-
-        Topology topo;
-        for (uint32_t i = 0; i < switches; ++i)
-        {
-            topo.AddNode("W" + std::to_string(i + 1), NodeKind::SWITCH, ports);
-        }
-        for (uint64_t h = 0; h < uint64_t(switches) * hostsPer; ++h)
-        {
-            topo.AddNode("H" + std::to_string(h + 1), NodeKind::HOST, 1);
-        }
-        for (uint32_t i = 0; i < switches; ++i)
-        {
-            for (uint32_t h = 0; h < hostsPer; ++h)
-            {
-                topo.AddLink(i, h, switches + i * hostsPer + h, 0);
-            }
-        }
-        std::vector<PortNo> nextPort(switches, hostsPer);
-        for (const auto& e : edges)
-        {
-            topo.AddLink(e.first, nextPort[e.first]++, e.second, nextPort[e.second]++);
-        }
-        return topo;
+        return JellyfishTopology(edges, switches, ports, hostsPer);
     }
     throw TaggerError("Jellyfish: no connected random graph of " + N + " switches with " + r +
                       " switch ports each after " + std::to_string(kMaxAttempts) +

@@ -86,109 +86,150 @@ FormatPath(const Topology& topo, const Path& path)
     return s;
 }
 
+/// Bitmask of the start tags of `classes` classes: tags 1..classes.
+uint64_t
+ClassTags(uint32_t classes)
+{
+    uint64_t start = 0;
+    for (uint32_t c = 1; c <= classes; ++c)
+    {
+        start |= 1ULL << c;
+    }
+    return start;
+}
+
 /**
  * Every Clos up-down walk with at most `bounces` bounces (a switch where a packet
  * that came from a higher layer leaves to a higher layer) must stay lossless:
  * a fixpoint over states (ingress port, bounces so far) holding the set of tags
  * packets can carry there, starting at every ToR host port with the class tags.
  */
-VerifyResult
-VerifyUpDownLossless(const TagRules& rules, uint32_t bounces, uint32_t classes, uint32_t lossless)
+class UpDownWalks
 {
-    const Topology& topo = rules.GetTopology();
-    VerifyResult res;
-    const uint32_t nb = bounces + 1;
-    std::vector<uint64_t> tags(static_cast<size_t>(topo.GetNPorts()) * nb, 0);
-    std::vector<uint32_t> work; // state = port index * nb + bounces
-    uint64_t start = 0;
-    for (uint32_t c = 1; c <= classes; ++c)
+  public:
+    UpDownWalks(const TagRules& rules, uint32_t bounces, uint32_t lossless)
+        : m_rules(rules),
+          m_topo(rules.GetTopology()),
+          m_bounces(bounces),
+          m_nb(bounces + 1),
+          m_lossless(lossless),
+          m_tags(static_cast<size_t>(m_topo.GetNPorts()) * m_nb, 0)
     {
-        start |= 1ULL << c;
     }
-    for (NodeId h : topo.GetHosts())
+
+    /// Run the fixpoint from the class tags; the first failure wins.
+    VerifyResult Run(uint32_t classes)
     {
-        for (PortNo p = 0; p < topo.GetNode(h).ports; ++p)
+        Seed(ClassTags(classes));
+        while (!m_work.empty() && m_res.ok)
         {
-            const PortRef first = topo.GetPeer(h, p);
-            if (Forwards(topo, first.node))
-            {
-                uint32_t s = topo.GetPortIndex(first.node, first.port) * nb;
-                if ((tags[s] | start) != tags[s])
-                {
-                    tags[s] |= start;
-                    work.push_back(s);
-                }
-            }
+            const uint32_t s = m_work.back();
+            m_work.pop_back();
+            Expand(s);
         }
+        return m_res;
     }
-    while (!work.empty() && res.ok)
+
+  private:
+    /// Packets of every host enter their first forwarder with the start tags.
+    void Seed(uint64_t start)
     {
-        const uint32_t s = work.back();
-        work.pop_back();
-        const uint32_t b = s % nb;
-        const PortRef at = topo.GetPortRef(s / nb);
-        const NodeId x = at.node;
-        const int32_t layer = topo.GetNode(x).layer;
-        const PortRef from = topo.GetPeer(x, at.port);
-        const bool cameDown = from.node != kNone && topo.GetNode(from.node).layer > layer;
-        for (PortNo out = 0; out < topo.GetNode(x).ports && res.ok; ++out)
+        for (NodeId h : m_topo.GetHosts())
         {
-            const PortRef to = topo.GetPeer(x, out);
-            if (out == at.port || to.node == kNone)
+            for (PortNo p = 0; p < m_topo.GetNode(h).ports; ++p)
             {
-                continue;
-            }
-            const uint32_t nbNext = b + ((cameDown && topo.GetNode(to.node).layer > layer) ? 1 : 0);
-            if (nbNext > bounces)
-            {
-                continue; // not in the ELP: may be lossy
-            }
-            for (uint32_t t = 1; tags[s] >> t; ++t)
-            {
-                if (!(tags[s] >> t & 1))
+                const PortRef first = m_topo.GetPeer(h, p);
+                if (Forwards(m_topo, first.node))
                 {
-                    continue;
-                }
-                const Tag nt = rules.Get(x, static_cast<Tag>(t), at.port, out);
-                if (nt == kLossyTag || (lossless > 0 && t > lossless))
-                {
-                    res.ok = false;
-                    res.problem = "up-down walk with " + std::to_string(nbNext) +
-                                  " bounce(s) leaves the lossless tags: " + topo.GetNode(x).name +
-                                  " (tag " + std::to_string(t) + ", in " + std::to_string(at.port) +
-                                  ", out " + std::to_string(out) + ") has no lossless rule";
-                    break;
-                }
-                if (Forwards(topo, to.node))
-                {
-                    const uint32_t n = topo.GetPortIndex(to.node, to.port) * nb + nbNext;
-                    if (!(tags[n] >> nt & 1))
+                    uint32_t s = m_topo.GetPortIndex(first.node, first.port) * m_nb;
+                    if ((m_tags[s] | start) != m_tags[s])
                     {
-                        tags[n] |= 1ULL << nt;
-                        work.push_back(n);
+                        m_tags[s] |= start;
+                        m_work.push_back(s);
                     }
                 }
             }
         }
     }
-    return res;
-}
 
-} // namespace
+    /// Follow every up-down hop out of state s (port index * nb + bounces so far).
+    void Expand(uint32_t s)
+    {
+        const uint32_t b = s % m_nb;
+        const PortRef at = m_topo.GetPortRef(s / m_nb);
+        const NodeId x = at.node;
+        const int32_t layer = m_topo.GetNode(x).layer;
+        const PortRef from = m_topo.GetPeer(x, at.port);
+        const bool cameDown = from.node != kNone && m_topo.GetNode(from.node).layer > layer;
+        for (PortNo out = 0; out < m_topo.GetNode(x).ports && m_res.ok; ++out)
+        {
+            const PortRef to = m_topo.GetPeer(x, out);
+            if (out == at.port || to.node == kNone)
+            {
+                continue;
+            }
+            const uint32_t nbNext =
+                b + ((cameDown && m_topo.GetNode(to.node).layer > layer) ? 1 : 0);
+            if (nbNext > m_bounces)
+            {
+                continue; // not in the ELP: may be lossy
+            }
+            Hop(s, at, out, to, nbNext);
+        }
+    }
 
-std::string
-FormatTaggedNode(const Topology& topo, const TaggedNode& n)
-{
-    return topo.GetNode(n.node).name + " port " + std::to_string(n.port) + " tag " +
-           std::to_string(n.tag);
-}
+    /// The tags of state s take (at.node, at.port, out) to `to` with nbNext bounces.
+    void Hop(uint32_t s, const PortRef& at, PortNo out, const PortRef& to, uint32_t nbNext)
+    {
+        const NodeId x = at.node;
+        for (uint32_t t = 1; m_tags[s] >> t; ++t)
+        {
+            if (!(m_tags[s] >> t & 1))
+            {
+                continue;
+            }
+            const Tag nt = m_rules.Get(x, static_cast<Tag>(t), at.port, out);
+            if (nt == kLossyTag || (m_lossless > 0 && t > m_lossless))
+            {
+                m_res.ok = false;
+                m_res.problem = "up-down walk with " + std::to_string(nbNext) +
+                                " bounce(s) leaves the lossless tags: " + m_topo.GetNode(x).name +
+                                " (tag " + std::to_string(t) + ", in " + std::to_string(at.port) +
+                                ", out " + std::to_string(out) + ") has no lossless rule";
+                return;
+            }
+            if (Forwards(m_topo, to.node))
+            {
+                const uint32_t n = m_topo.GetPortIndex(to.node, to.port) * m_nb + nbNext;
+                if (!(m_tags[n] >> nt & 1))
+                {
+                    m_tags[n] |= 1ULL << nt;
+                    m_work.push_back(n);
+                }
+            }
+        }
+    }
 
-VerifyResult
-VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
+    const TagRules& m_rules;
+    const Topology& m_topo;
+    uint32_t m_bounces;
+    uint32_t m_nb; //!< bounce counts per port (bounces + 1)
+    uint32_t m_lossless;
+    std::vector<uint64_t> m_tags; //!< per state: the tags packets can carry there
+    std::vector<uint32_t> m_work; //!< states whose tags grew
+    VerifyResult m_res;
+};
+
+/**
+ * The edges of every tag's subgraph (rules that keep the tag toward a
+ * forwarder), checking the other requirements on the way: no rule on an
+ * unconnected port, no tag decrease, no tag above `lossless` (0: no limit).
+ * res records the first violation.
+ */
+std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>>
+CollectIntraTagEdges(const TagRules& rules, uint32_t lossless, VerifyResult& res)
 {
     const Topology& topo = rules.GetTopology();
-    VerifyResult res;
-    // edges of every tag's subgraph, and the two other requirements on the way
     std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>> intra;
     for (NodeId x = 0; x < topo.GetNNodes() && res.ok; ++x)
     {
@@ -232,57 +273,62 @@ VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
             }
         });
     }
-    if (!res.ok)
-    {
-        return res;
-    }
-    // requirement 1: each tag's subgraph is acyclic (a DFS; a back edge is a cycle)
-    for (auto& [tag, edges] : intra)
-    {
-        Digraph g(topo.GetNPorts());
-        for (auto& [u, v] : edges)
-        {
-            boost::add_edge(u, v, g);
-        }
-        std::vector<Vertex> parent(topo.GetNPorts());
-        for (Vertex i = 0; i < parent.size(); ++i)
-        {
-            parent[i] = i;
-        }
-        try
-        {
-            boost::depth_first_search(g, boost::visitor(CycleVisitor(parent)));
-        }
-        catch (const BackEdgeFound& found)
-        {
-            // the cycle: found.v ... found.u along tree edges, then back to found.v
-            std::vector<TaggedNode> cycle;
-            for (Vertex n = found.u; n != found.v; n = parent[n])
-            {
-                cycle.push_back(NodeOfPort(topo, n, tag));
-            }
-            cycle.push_back(NodeOfPort(topo, found.v, tag));
-            std::reverse(cycle.begin(), cycle.end());
-            res.ok = false;
-            res.cycle = cycle;
-            res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
-            for (const auto& c : cycle)
-            {
-                res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
-            }
-            res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
-            return res;
-        }
-    }
-    return res;
+    return intra;
 }
 
+/**
+ * Requirement 1 for one tag: its subgraph is acyclic (a DFS; a back edge is a
+ * cycle).  Records the cycle in res and returns false when there is one.
+ */
+bool
+CheckAcyclic(const Topology& topo,
+             Tag tag,
+             const std::vector<std::pair<PortIndex, PortIndex>>& edges,
+             VerifyResult& res)
+{
+    Digraph g(topo.GetNPorts());
+    for (auto& [u, v] : edges)
+    {
+        boost::add_edge(u, v, g);
+    }
+    std::vector<Vertex> parent(topo.GetNPorts());
+    for (Vertex i = 0; i < parent.size(); ++i)
+    {
+        parent[i] = i;
+    }
+    try
+    {
+        boost::depth_first_search(g, boost::visitor(CycleVisitor(parent)));
+    }
+    catch (const BackEdgeFound& found)
+    {
+        // the cycle: found.v ... found.u along tree edges, then back to found.v
+        std::vector<TaggedNode> cycle;
+        for (Vertex n = found.u; n != found.v; n = parent[n])
+        {
+            cycle.push_back(NodeOfPort(topo, n, tag));
+        }
+        cycle.push_back(NodeOfPort(topo, found.v, tag));
+        std::reverse(cycle.begin(), cycle.end());
+        res.ok = false;
+        res.cycle = cycle;
+        res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
+        for (const auto& c : cycle)
+        {
+            res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
+        }
+        res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
+        return false;
+    }
+    return true;
+}
+
+/// Every explicit ELP path, with every class tag, stays lossless (the counterexample is a path).
 VerifyResult
-VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint32_t lossless)
+VerifyPathsLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint32_t lossless)
 {
     const Topology& topo = rules.GetTopology();
     VerifyResult res;
-    // explicit paths first: the counterexample is then a whole path
     for (const Path& path : elp.paths)
     {
         for (uint32_t c = 1; c <= classes; ++c)
@@ -309,79 +355,138 @@ VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint3
             }
         }
     }
-    if (elp.upDownBounces >= 0)
+    return res;
+}
+
+/**
+ * Every transition of the brute-force graph at `level` out of node x, with
+ * every tag `here` says packets carry at its ingress ports, has a lossless
+ * rule; the tags they leave with are added to `next`.  Records the first
+ * failure in res and returns false.
+ */
+bool
+CheckLevelAtNode(const TagRules& rules,
+                 const HopGraph& g,
+                 uint32_t level,
+                 NodeId x,
+                 uint32_t lossless,
+                 const std::vector<uint64_t>& here,
+                 std::vector<uint64_t>& next,
+                 VerifyResult& res)
+{
+    const Topology& topo = rules.GetTopology();
+    const uint32_t p = topo.GetNode(x).ports;
+    for (PortNo in = 0; in < p; ++in)
     {
-        return VerifyUpDownLossless(rules,
-                                    static_cast<uint32_t>(elp.upDownBounces),
-                                    classes,
-                                    lossless);
+        const uint64_t tagsIn = here[topo.GetPortIndex(x, in)];
+        for (PortNo out = 0; tagsIn != 0 && out < p; ++out)
+        {
+            if (!(g.GetMask(x, in, out) >> level & 1))
+            {
+                continue;
+            }
+            const PortRef peer = topo.GetPeer(x, out);
+            for (uint32_t t = 1; tagsIn >> t; ++t)
+            {
+                if (!(tagsIn >> t & 1))
+                {
+                    continue;
+                }
+                const Tag nt = rules.Get(x, static_cast<Tag>(t), in, out);
+                if (nt == kLossyTag || (lossless > 0 && t > lossless))
+                {
+                    res.ok = false;
+                    res.problem = "ELP transition at level " + std::to_string(level) +
+                                  " leaves the lossless tags: " + topo.GetNode(x).name + " (tag " +
+                                  std::to_string(t) + ", in " + std::to_string(in) + ", out " +
+                                  std::to_string(out) + ") has no lossless rule";
+                    return false;
+                }
+                if (Forwards(topo, peer.node))
+                {
+                    next[topo.GetPortIndex(peer.node, peer.port)] |= 1ULL << nt;
+                }
+            }
+        }
     }
-    // then every transition of the brute-force graph, with every tag it can carry
-    const HopGraph& g = elp.graph;
+    return true;
+}
+
+/// Every transition of the brute-force graph, with every tag it can carry, has a lossless rule.
+VerifyResult
+VerifyHopGraphLossless(const TagRules& rules,
+                       const HopGraph& g,
+                       uint32_t classes,
+                       uint32_t lossless)
+{
+    const Topology& topo = rules.GetTopology();
+    VerifyResult res;
     if (g.IsEmpty())
     {
         return res;
     }
     const uint32_t nPorts = topo.GetNPorts();
-    uint64_t start = 0;
-    for (uint32_t c = 1; c <= classes; ++c)
-    {
-        start |= 1ULL << c;
-    }
-    std::vector<uint64_t> here(nPorts, start);
+    std::vector<uint64_t> here(nPorts, ClassTags(classes));
     std::vector<uint64_t> next(nPorts, 0);
     for (uint32_t level = 1; level <= g.GetMaxLevel(); ++level)
     {
         std::fill(next.begin(), next.end(), 0);
         for (NodeId x = 0; x < topo.GetNNodes(); ++x)
         {
-            if (!Forwards(topo, x))
+            if (Forwards(topo, x) &&
+                !CheckLevelAtNode(rules, g, level, x, lossless, here, next, res))
             {
-                continue;
-            }
-            const uint32_t p = topo.GetNode(x).ports;
-            for (PortNo in = 0; in < p; ++in)
-            {
-                const uint64_t tagsIn = here[topo.GetPortIndex(x, in)];
-                if (tagsIn == 0)
-                {
-                    continue;
-                }
-                for (PortNo out = 0; out < p; ++out)
-                {
-                    if (!(g.GetMask(x, in, out) >> level & 1))
-                    {
-                        continue;
-                    }
-                    const PortRef peer = topo.GetPeer(x, out);
-                    for (uint32_t t = 1; tagsIn >> t; ++t)
-                    {
-                        if (!(tagsIn >> t & 1))
-                        {
-                            continue;
-                        }
-                        const Tag nt = rules.Get(x, static_cast<Tag>(t), in, out);
-                        if (nt == kLossyTag || (lossless > 0 && t > lossless))
-                        {
-                            res.ok = false;
-                            res.problem = "ELP transition at level " + std::to_string(level) +
-                                          " leaves the lossless tags: " + topo.GetNode(x).name +
-                                          " (tag " + std::to_string(t) + ", in " +
-                                          std::to_string(in) + ", out " + std::to_string(out) +
-                                          ") has no lossless rule";
-                            return res;
-                        }
-                        if (Forwards(topo, peer.node))
-                        {
-                            next[topo.GetPortIndex(peer.node, peer.port)] |= 1ULL << nt;
-                        }
-                    }
-                }
+                return res;
             }
         }
         std::swap(here, next);
     }
     return res;
+}
+
+} // namespace
+
+std::string
+FormatTaggedNode(const Topology& topo, const TaggedNode& n)
+{
+    return topo.GetNode(n.node).name + " port " + std::to_string(n.port) + " tag " +
+           std::to_string(n.tag);
+}
+
+VerifyResult
+VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
+{
+    VerifyResult res;
+    const auto intra = CollectIntraTagEdges(rules, lossless, res);
+    if (!res.ok)
+    {
+        return res;
+    }
+    for (const auto& [tag, edges] : intra)
+    {
+        if (!CheckAcyclic(rules.GetTopology(), tag, edges, res))
+        {
+            return res;
+        }
+    }
+    return res;
+}
+
+VerifyResult
+VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint32_t lossless)
+{
+    // explicit paths first: the counterexample is then a whole path
+    VerifyResult res = VerifyPathsLossless(rules, elp, classes, lossless);
+    if (!res.ok)
+    {
+        return res;
+    }
+    if (elp.upDownBounces >= 0)
+    {
+        return UpDownWalks(rules, static_cast<uint32_t>(elp.upDownBounces), lossless).Run(classes);
+    }
+    // then every transition of the brute-force graph, with every tag it can carry
+    return VerifyHopGraphLossless(rules, elp.graph, classes, lossless);
 }
 
 VerifyResult

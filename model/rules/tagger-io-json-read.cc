@@ -2,23 +2,18 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ *
+ * Reading JSON: topologies (ReadTopologyJson) and the rules of a tagger-rules
+ * file (ReadRulesJson), both through one SAX handler that builds a DOM only
+ * for the small top-level members.
  */
 
 #include "tagger-io.h"
 
 #include <algorithm>
-#include <boost/property_tree/ptree.hpp>
-#include <boost/property_tree/xml_parser.hpp>
-#include <cctype>
-#include <charconv>
-#include <cmath>
-#include <fstream>
 #include <istream>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <set>
-#include <string_view>
-#include <unordered_map>
 
 namespace ns3
 {
@@ -29,168 +24,6 @@ namespace
 {
 
 using Json = nlohmann::json;
-
-/// Most ports a node read from a file may have.
-constexpr uint32_t kMaxFilePorts = uint32_t(1) << 20;
-/// Most nodes / total ports a file may describe.
-constexpr uint64_t kMaxFileNodes = uint64_t(1) << 24;
-constexpr uint64_t kMaxFileTotalPorts = uint64_t(1) << 28;
-
-// ---------------------------------------------------------------------------
-// Writing
-
-/**
- * A small buffered JSON text writer: numbers with std::to_chars, strings
- * escaped, output handed to the stream in 64 KiB blocks.
- */
-class JsonWriter
-{
-  public:
-    explicit JsonWriter(std::ostream& os)
-        : m_os(os)
-    {
-        m_buf.reserve(kBlock + 4096);
-    }
-
-    JsonWriter& Raw(std::string_view s)
-    {
-        m_buf.append(s.data(), s.size());
-        MaybeFlush();
-        return *this;
-    }
-
-    JsonWriter& UInt(uint64_t v)
-    {
-        char tmp[24];
-        auto r = std::to_chars(tmp, tmp + sizeof(tmp), v);
-        m_buf.append(tmp, r.ptr);
-        return *this;
-    }
-
-    JsonWriter& Int(int64_t v)
-    {
-        char tmp[24];
-        auto r = std::to_chars(tmp, tmp + sizeof(tmp), v);
-        m_buf.append(tmp, r.ptr);
-        return *this;
-    }
-
-    /// A number: integral values without a fraction, others shortest round trip.
-    JsonWriter& Double(double v)
-    {
-        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
-        {
-            return Int(static_cast<int64_t>(v));
-        }
-        return Raw(Json(v).dump()); // "null" for NaN / infinity
-    }
-
-    /// A JSON string literal.
-    JsonWriter& Str(const std::string& s)
-    {
-        m_buf += '"';
-        for (char c : s)
-        {
-            auto u = static_cast<unsigned char>(c);
-            if (c == '"' || c == '\\')
-            {
-                m_buf += '\\';
-                m_buf += c;
-            }
-            else if (u < 0x20)
-            {
-                static const char* hex = "0123456789abcdef";
-                m_buf += "\\u00";
-                m_buf += hex[u >> 4];
-                m_buf += hex[u & 15];
-            }
-            else
-            {
-                m_buf += c;
-            }
-        }
-        m_buf += '"';
-        MaybeFlush();
-        return *this;
-    }
-
-    /// Write out what is buffered; throws TaggerError when the stream fails.
-    void Flush()
-    {
-        m_os.write(m_buf.data(), static_cast<std::streamsize>(m_buf.size()));
-        m_buf.clear();
-        if (!m_os)
-        {
-            throw TaggerError("error writing JSON output (stream failed)");
-        }
-    }
-
-  private:
-    static constexpr size_t kBlock = 1 << 16;
-
-    void MaybeFlush()
-    {
-        if (m_buf.size() >= kBlock)
-        {
-            Flush();
-        }
-    }
-
-    std::ostream& m_os;
-    std::string m_buf;
-};
-
-/// Write the "nodes" and "links" members (no enclosing braces).
-void
-WriteTopologyMembers(const Topology& topo, JsonWriter& w)
-{
-    w.Raw("  \"nodes\": [");
-    for (NodeId n = 0; n < topo.GetNNodes(); ++n)
-    {
-        const TopoNode& node = topo.GetNode(n);
-        w.Raw(n == 0 ? "\n    {\"name\": " : ",\n    {\"name\": ");
-        w.Str(node.name);
-        w.Raw(node.kind == NodeKind::SWITCH ? ", \"kind\": \"switch\", \"ports\": "
-                                            : ", \"kind\": \"host\", \"ports\": ");
-        w.UInt(node.ports).Raw(", \"layer\": ").Int(node.layer);
-        if (node.kind == NodeKind::HOST && node.relay)
-        {
-            w.Raw(", \"relay\": true");
-        }
-        w.Raw("}");
-    }
-    w.Raw(topo.GetNNodes() ? "\n  ],\n" : "],\n");
-    w.Raw("  \"links\": [");
-    const auto& links = topo.GetLinks();
-    for (size_t i = 0; i < links.size(); ++i)
-    {
-        const TopoLink& l = links[i];
-        w.Raw(i == 0 ? "\n    {\"a\": " : ",\n    {\"a\": ");
-        w.Str(topo.GetNode(l.a.node).name).Raw(", \"a_port\": ").UInt(l.a.port);
-        w.Raw(", \"b\": ").Str(topo.GetNode(l.b.node).name).Raw(", \"b_port\": ").UInt(l.b.port);
-        w.Raw("}");
-    }
-    w.Raw(links.empty() ? "]" : "\n  ]");
-}
-
-/// Write a sorted port list as a JSON array.
-void
-WritePortList(JsonWriter& w, const std::vector<PortNo>& ports)
-{
-    w.Raw("[");
-    for (size_t i = 0; i < ports.size(); ++i)
-    {
-        if (i)
-        {
-            w.Raw(", ");
-        }
-        w.UInt(ports[i]);
-    }
-    w.Raw("]");
-}
-
-// ---------------------------------------------------------------------------
-// Reading JSON
 
 /// "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
 std::string
@@ -685,6 +518,27 @@ class TopLevelSax : public nlohmann::json_sax<Json>
         return true;
     }
 
+    /// The frame for a top-level member `key` that starts a container.
+    Frame StartMember(const std::string& key, bool object)
+    {
+        if (m_rules && key == "rules")
+        {
+            if (!object)
+            {
+                m_rules->NotAnObject("an array");
+            }
+            m_sawRules = true;
+            return Frame{Mode::RULES, nullptr, ""};
+        }
+        if (m_keep.count(key))
+        {
+            Json& slot = m_root[key];
+            slot = object ? Json::object() : Json::array();
+            return Frame{Mode::DOM, &slot, ""};
+        }
+        return Frame{Mode::SKIP, nullptr, ""};
+    }
+
     bool Start(bool object)
     {
         const char* shown = object ? "an object" : "an array";
@@ -703,21 +557,7 @@ class TopLevelSax : public nlohmann::json_sax<Json>
         switch (f.mode)
         {
         case Mode::ROOT:
-            if (m_rules && f.key == "rules")
-            {
-                if (!object)
-                {
-                    m_rules->NotAnObject(shown);
-                }
-                m_sawRules = true;
-                next.mode = Mode::RULES;
-            }
-            else if (m_keep.count(f.key))
-            {
-                Json& slot = m_root[f.key];
-                slot = object ? Json::object() : Json::array();
-                next = Frame{Mode::DOM, &slot, ""};
-            }
+            next = StartMember(f.key, object);
             break;
         case Mode::DOM: {
             Json* slot = DomSlot(f);
@@ -792,21 +632,10 @@ ParseTopLevel(std::istream& in,
     return std::move(sax.GetRoot());
 }
 
-Topology
-TopologyFromJson(const Json& root, const std::string& source)
+/// Add the nodes of the "nodes" array to topo.
+void
+ReadNodes(const Json& nodes, const std::string& source, Topology& topo)
 {
-    if (!root.is_object())
-    {
-        throw TaggerError(source + ": the top level must be a JSON object");
-    }
-    const Json& nodes = RootArray(root, "nodes", source);
-    const Json& links = RootArray(root, "links", source);
-    if (nodes.size() > kMaxFileNodes)
-    {
-        throw TaggerError(source + ": too many nodes (" + std::to_string(nodes.size()) + ")");
-    }
-
-    Topology topo;
     uint64_t totalPorts = 0;
     for (size_t i = 0; i < nodes.size(); ++i)
     {
@@ -850,7 +679,12 @@ TopologyFromJson(const Json& root, const std::string& source)
             throw TaggerError(source + ": " + where + ": " + e.what());
         }
     }
+}
 
+/// Add the links of the "links" array to topo (whose nodes are read).
+void
+ReadLinks(const Json& links, const std::string& source, Topology& topo)
+{
     // which link uses each port, to name the earlier user of a port used twice
     std::vector<uint32_t> portUser(topo.GetNPorts(), kNone);
     for (size_t i = 0; i < links.size(); ++i)
@@ -892,456 +726,35 @@ TopologyFromJson(const Json& root, const std::string& source)
         portUser[topo.GetPortIndex(ends[1].node, ends[1].port)] = static_cast<uint32_t>(i);
         topo.AddLink(ends[0].node, ends[0].port, ends[1].node, ends[1].port);
     }
+}
+
+Topology
+TopologyFromJson(const Json& root, const std::string& source)
+{
+    if (!root.is_object())
+    {
+        throw TaggerError(source + ": the top level must be a JSON object");
+    }
+    const Json& nodes = RootArray(root, "nodes", source);
+    const Json& links = RootArray(root, "links", source);
+    if (nodes.size() > kMaxFileNodes)
+    {
+        throw TaggerError(source + ": too many nodes (" + std::to_string(nodes.size()) + ")");
+    }
+
+    Topology topo;
+    ReadNodes(nodes, source, topo);
+    ReadLinks(links, source, topo);
     return topo;
 }
 
-// ---------------------------------------------------------------------------
-// GraphML
-
-namespace pt = boost::property_tree;
-
-/// A raw GraphML node.
-struct GmlNode
-{
-    std::string id;
-    std::string label; //!< empty when absent
-};
-
-/// A raw GraphML edge.
-struct GmlEdge
-{
-    std::string source;
-    std::string target;
-};
-
-/// Replace characters a node name cannot hold (white space, control, '#') by '_'.
-std::string
-SanitizeName(const std::string& s)
-{
-    std::string r = s;
-    for (char& c : r)
-    {
-        auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f || c == ' ' || c == '#')
-        {
-            c = '_';
-        }
-    }
-    return r;
-}
-
-/// Attribute `name` of an element, or "" when absent.
-std::string
-XmlAttr(const pt::ptree& elem, const char* name)
-{
-    auto attrs = elem.get_child_optional("<xmlattr>");
-    if (!attrs)
-    {
-        return "";
-    }
-    return attrs->get<std::string>(pt::ptree::path_type(name, '/'), "");
-}
-
-/// Collect nodes and edges of a <graph> element and the graphs nested in its nodes.
-void
-CollectGraph(const pt::ptree& graph,
-             const std::set<std::string>& labelKeys,
-             const std::string& source,
-             std::vector<GmlNode>& nodes,
-             std::vector<GmlEdge>& edges,
-             int depth)
-{
-    if (depth > 64)
-    {
-        throw TaggerError(source + ": GraphML graphs nested too deeply");
-    }
-    for (const auto& child : graph)
-    {
-        if (child.first == "node")
-        {
-            GmlNode node;
-            node.id = XmlAttr(child.second, "id");
-            if (node.id.empty())
-            {
-                throw TaggerError(source + ": GraphML <node> number " +
-                                  std::to_string(nodes.size() + 1) + " has no id attribute");
-            }
-            for (const auto& data : child.second)
-            {
-                if (data.first == "data" && labelKeys.count(XmlAttr(data.second, "key")))
-                {
-                    node.label = data.second.get_value<std::string>();
-                }
-            }
-            nodes.push_back(node);
-            for (const auto& sub : child.second)
-            {
-                if (sub.first == "graph")
-                {
-                    CollectGraph(sub.second, labelKeys, source, nodes, edges, depth + 1);
-                }
-            }
-        }
-        else if (child.first == "edge")
-        {
-            GmlEdge e{XmlAttr(child.second, "source"), XmlAttr(child.second, "target")};
-            if (e.source.empty() || e.target.empty())
-            {
-                throw TaggerError(source + ": GraphML <edge> number " +
-                                  std::to_string(edges.size() + 1) +
-                                  " lacks a source or target attribute");
-            }
-            edges.push_back(e);
-        }
-    }
-}
-
-bool
-EndsWithNoCase(const std::string& s, const std::string& suffix)
-{
-    if (s.size() < suffix.size())
-    {
-        return false;
-    }
-    for (size_t i = 0; i < suffix.size(); ++i)
-    {
-        if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) !=
-            std::tolower(static_cast<unsigned char>(suffix[i])))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 } // namespace
-
-// ---------------------------------------------------------------------------
 
 Topology
 ReadTopologyJson(std::istream& in, const std::string& source)
 {
     Json root = ParseTopLevel(in, source, {"nodes", "links"}, nullptr);
     return TopologyFromJson(root, source);
-}
-
-void
-WriteTopologyJson(const Topology& topo, std::ostream& out)
-{
-    JsonWriter w(out);
-    w.Raw("{\n");
-    WriteTopologyMembers(topo, w);
-    w.Raw("\n}\n");
-    w.Flush();
-}
-
-Topology
-ReadGraphml(std::istream& in, const std::string& source, uint32_t hostsPerSwitch)
-{
-    pt::ptree tree;
-    try
-    {
-        pt::read_xml(in, tree, pt::xml_parser::no_comments | pt::xml_parser::trim_whitespace);
-    }
-    catch (const pt::xml_parser_error& e)
-    {
-        throw TaggerError(source + ":" + std::to_string(e.line()) +
-                          ": malformed GraphML (XML error: " + e.message() + ")");
-    }
-    auto gml = tree.get_child_optional("graphml");
-    if (!gml)
-    {
-        throw TaggerError(source + ": not a GraphML file (no <graphml> root element)");
-    }
-
-    // ids of the keys holding node labels
-    std::set<std::string> labelKeys;
-    for (const auto& child : *gml)
-    {
-        if (child.first != "key")
-        {
-            continue;
-        }
-        std::string name = XmlAttr(child.second, "attr.name");
-        std::string forWhat = XmlAttr(child.second, "for");
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
-            return static_cast<char>(std::tolower(c));
-        });
-        if (name == "label" && (forWhat == "node" || forWhat == "all" || forWhat.empty()))
-        {
-            labelKeys.insert(XmlAttr(child.second, "id"));
-        }
-    }
-
-    std::vector<GmlNode> nodes;
-    std::vector<GmlEdge> edges;
-    bool anyGraph = false;
-    for (const auto& child : *gml)
-    {
-        if (child.first == "graph")
-        {
-            anyGraph = true;
-            CollectGraph(child.second, labelKeys, source, nodes, edges, 0);
-        }
-    }
-    if (!anyGraph)
-    {
-        throw TaggerError(source + ": GraphML file has no <graph> element");
-    }
-    if (nodes.empty())
-    {
-        throw TaggerError(source + ": GraphML graph has no nodes");
-    }
-
-    std::unordered_map<std::string, uint32_t> byId;
-    for (uint32_t i = 0; i < nodes.size(); ++i)
-    {
-        if (!byId.emplace(nodes[i].id, i).second)
-        {
-            throw TaggerError(source + ": duplicate GraphML node id '" + nodes[i].id + "'");
-        }
-    }
-    // resolve edges; count ports
-    std::vector<std::pair<uint32_t, uint32_t>> ends;
-    std::vector<uint64_t> degree(nodes.size(), 0);
-    for (size_t i = 0; i < edges.size(); ++i)
-    {
-        uint32_t end[2];
-        const std::string* ids[2] = {&edges[i].source, &edges[i].target};
-        for (int k = 0; k < 2; ++k)
-        {
-            auto it = byId.find(*ids[k]);
-            if (it == byId.end())
-            {
-                throw TaggerError(source + ": GraphML edge number " + std::to_string(i + 1) + " (" +
-                                  edges[i].source + " -> " + edges[i].target +
-                                  ") refers to unknown node '" + *ids[k] + "'");
-            }
-            end[k] = it->second;
-        }
-        if (end[0] == end[1])
-        {
-            continue; // self-loop
-        }
-        ends.emplace_back(end[0], end[1]);
-        ++degree[end[0]];
-        ++degree[end[1]];
-    }
-    const uint64_t nHosts = uint64_t(nodes.size()) * hostsPerSwitch;
-    uint64_t totalPorts = nHosts * 2 + ends.size() * 2;
-    if (nodes.size() + nHosts > kMaxFileNodes || totalPorts > kMaxFileTotalPorts)
-    {
-        throw TaggerError(source + ": topology too large (" + std::to_string(nodes.size()) +
-                          " switches with " + std::to_string(hostsPerSwitch) + " hosts each, " +
-                          std::to_string(ends.size()) + " links)");
-    }
-    for (size_t i = 0; i < nodes.size(); ++i)
-    {
-        if (degree[i] + hostsPerSwitch > kMaxFilePorts)
-        {
-            throw TaggerError(source + ": node '" + nodes[i].id + "' has too many ports");
-        }
-    }
-
-    // switch names: unique label, else id; never a host name H1..
-    std::unordered_map<std::string, uint32_t> labelCount;
-    for (const auto& n : nodes)
-    {
-        if (!n.label.empty())
-        {
-            ++labelCount[SanitizeName(n.label)];
-        }
-    }
-    std::set<std::string> used;
-    for (uint64_t h = 1; h <= nHosts; ++h)
-    {
-        used.insert("H" + std::to_string(h));
-    }
-    std::vector<std::string> names;
-    names.reserve(nodes.size());
-    for (const auto& n : nodes)
-    {
-        const std::string label = SanitizeName(n.label);
-        const std::string id = SanitizeName(n.id);
-        std::string name = (!label.empty() && labelCount[label] == 1) ? label : id;
-        if (used.count(name))
-        {
-            name = id;
-        }
-        for (uint32_t suffix = 2; used.count(name); ++suffix)
-        {
-            name = id + "_" + std::to_string(suffix);
-        }
-        used.insert(name);
-        names.push_back(name);
-    }
-
-    Topology topo;
-    for (size_t i = 0; i < nodes.size(); ++i)
-    {
-        topo.AddNode(names[i], NodeKind::SWITCH, static_cast<uint32_t>(degree[i] + hostsPerSwitch));
-    }
-    const auto nSwitches = static_cast<NodeId>(nodes.size());
-    for (NodeId s = 0; s < nSwitches; ++s)
-    {
-        for (uint32_t h = 0; h < hostsPerSwitch; ++h)
-        {
-            NodeId host = topo.AddNode("H" + std::to_string(uint64_t(s) * hostsPerSwitch + h + 1),
-                                       NodeKind::HOST,
-                                       1);
-            topo.AddLink(s, h, host, 0);
-        }
-    }
-    std::vector<PortNo> nextPort(nodes.size(), hostsPerSwitch);
-    for (const auto& e : ends)
-    {
-        topo.AddLink(e.first, nextPort[e.first]++, e.second, nextPort[e.second]++);
-    }
-    return topo;
-}
-
-Topology
-ReadTopologyFile(const std::string& filename, uint32_t hostsPerSwitch)
-{
-    std::ifstream f(filename, std::ios::binary);
-    if (!f)
-    {
-        throw TaggerError("cannot open topology file '" + filename + "'");
-    }
-    bool xml = EndsWithNoCase(filename, ".graphml") || EndsWithNoCase(filename, ".xml");
-    if (!xml)
-    {
-        // sniff the first non-blank character (after a UTF-8 byte order mark)
-        char head[4096];
-        f.read(head, sizeof(head));
-        const std::string text(head, static_cast<size_t>(f.gcount()));
-        size_t first = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-        first = text.find_first_not_of(" \t\r\n", first);
-        xml = first != std::string::npos && text[first] == '<';
-        f.clear();
-        f.seekg(0);
-        if (!f)
-        {
-            throw TaggerError("cannot read topology file '" + filename + "'");
-        }
-    }
-    if (xml)
-    {
-        return ReadGraphml(f, filename, hostsPerSwitch);
-    }
-    return ReadTopologyJson(f, filename);
-}
-
-void
-WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& os)
-{
-    const TagRules* rules = out.rules;
-    if (rules)
-    {
-        const Topology& rt = rules->GetTopology();
-        bool same = rt.GetNNodes() == topo.GetNNodes();
-        for (NodeId n = 0; same && n < topo.GetNNodes(); ++n)
-        {
-            same = rt.GetNode(n).ports == topo.GetNode(n).ports;
-        }
-        if (!same)
-        {
-            throw TaggerError("WriteRulesJson: the rules belong to a different topology");
-        }
-    }
-
-    JsonWriter w(os);
-    w.Raw("{\n");
-    WriteTopologyMembers(topo, w);
-    w.Raw(",\n  \"lossless_tags\": ").UInt(out.losslessTags);
-
-    // plain rules
-    w.Raw(",\n  \"rules\": {");
-    bool firstNode = true;
-    std::vector<NodeId> withRules;
-    if (rules)
-    {
-        for (NodeId n = 0; n < topo.GetNNodes(); ++n)
-        {
-            if (!topo.IsForwarder(n))
-            {
-                continue;
-            }
-            const std::vector<Rule> list = rules->GetRules(n);
-            if (list.empty())
-            {
-                continue;
-            }
-            withRules.push_back(n);
-            w.Raw(firstNode ? "\n    " : ",\n    ").Str(topo.GetNode(n).name).Raw(": [");
-            firstNode = false;
-            for (size_t i = 0; i < list.size(); ++i)
-            {
-                const Rule& r = list[i];
-                w.Raw(i == 0 ? "\n      {\"tag\": " : ",\n      {\"tag\": ").UInt(r.tag);
-                w.Raw(", \"in_port\": ").UInt(r.inPort).Raw(", \"out_port\": ").UInt(r.outPort);
-                w.Raw(", \"new_tag\": ").UInt(r.newTag).Raw("}");
-            }
-            w.Raw("\n    ]");
-        }
-    }
-    w.Raw(firstNode ? "}" : "\n  }");
-
-    // TCAM entries
-    w.Raw(",\n  \"tcam\": {");
-    for (size_t k = 0; k < withRules.size(); ++k)
-    {
-        const NodeId n = withRules[k];
-        const std::vector<TcamEntry> entries = CompressTcam(*rules, n);
-        w.Raw(k == 0 ? "\n    " : ",\n    ").Str(topo.GetNode(n).name).Raw(": [");
-        for (size_t i = 0; i < entries.size(); ++i)
-        {
-            const TcamEntry& e = entries[i];
-            w.Raw(i == 0 ? "\n      {\"tag\": " : ",\n      {\"tag\": ").UInt(e.tag);
-            w.Raw(", \"in_ports\": ");
-            WritePortList(w, e.inPorts);
-            w.Raw(", \"out_ports\": ");
-            WritePortList(w, e.outPorts);
-            w.Raw(", \"new_tag\": ").UInt(e.newTag).Raw("}");
-        }
-        w.Raw(entries.empty() ? "]" : "\n    ]");
-    }
-    w.Raw(withRules.empty() ? "}" : "\n  }");
-
-    // ELP paths
-    if (out.elp)
-    {
-        w.Raw(",\n  \"elp\": [");
-        const auto& paths = *out.elp;
-        for (size_t i = 0; i < paths.size(); ++i)
-        {
-            w.Raw(i == 0 ? "\n    [" : ",\n    [");
-            for (size_t j = 0; j < paths[i].size(); ++j)
-            {
-                const NodeId n = paths[i][j];
-                if (n >= topo.GetNNodes())
-                {
-                    throw TaggerError("WriteRulesJson: ELP path " + std::to_string(i) +
-                                      " has node id " + std::to_string(n) +
-                                      ", not in the topology");
-                }
-                w.Raw(j == 0 ? "" : ", ").Str(topo.GetNode(n).name);
-            }
-            w.Raw("]");
-        }
-        w.Raw(paths.empty() ? "]" : "\n  ]");
-    }
-
-    // statistics
-    w.Raw(",\n  \"stats\": {");
-    bool firstStat = true;
-    for (const auto& kv : out.stats)
-    {
-        w.Raw(firstStat ? "" : ", ").Str(kv.first).Raw(": ").Double(kv.second);
-        firstStat = false;
-    }
-    w.Raw("}\n}\n");
-    w.Flush();
 }
 
 TagRules

@@ -1,0 +1,524 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ *
+ * The destination-rooted ELP families: all shortest paths
+ * (MakeShortestPathElp) and shortest-path trees (MakeShortestPathTreeElp).
+ */
+
+#include "tagger-elp-core.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+
+namespace ns3
+{
+namespace tagger
+{
+
+namespace
+{
+
+using namespace detail;
+
+enum class DagMode
+{
+    TREE, //!< one random parent per node (destination-rooted spanning tree)
+    ALL   //!< every neighbour one hop closer (all shortest paths)
+};
+
+/**
+ * Fills the HopGraph of a destination-rooted family without enumerating
+ * paths.  For destination unit r: BFS over forwarders from r; each node keeps
+ * its successors (one random parent, or all neighbours one hop closer).  A(x)
+ * is the bitmask of distances (= arrival levels) of the sources whose paths
+ * reach x, built bottom-up in reverse BFS order: a relay host is a source at
+ * distance 0 of itself, attached hosts at distance 1 of their forwarder, and
+ * A(x) |= A(w) << 1 for every predecessor w.  Every shortest path from w's
+ * sources continues along any successor of x, so the transition
+ * (x, in from w, out to successor) holds exactly the levels A(w) << 1.
+ */
+class DagFamily
+{
+  public:
+    DagFamily(const Net& net, DagMode mode, uint64_t seed, bool store, Elp& elp)
+        : m_net(net),
+          m_mode(mode),
+          m_rng(seed),
+          m_store(store),
+          m_elp(elp),
+          m_uOut(net.topo)
+    {
+        m_dist.assign(net.n, -1);
+        m_a.assign(net.n, 0);
+        m_cnt.assign(net.n, 0);
+        m_succBegin.assign(net.n, 0);
+        m_succEnd.assign(net.n, 0);
+    }
+
+    void Run()
+    {
+        for (NodeId r : m_net.units)
+        {
+            Root(r);
+            for (NodeId x : m_order)
+            {
+                m_dist[x] = -1;
+            }
+        }
+        FillAttachedSources(m_net, m_uOut, m_elp.graph);
+        m_elp.pathCount = m_count;
+        m_elp.longestPath = m_longest;
+    }
+
+  private:
+    struct Extra
+    {
+        NodeId at;      //!< first forwarder (or the root) of the source
+        NodeId src;     //!< a host that is neither attached nor relaying
+        uint32_t entry; //!< entry src -> at
+    };
+
+    void Choose(NodeId x)
+    {
+        m_succBegin[x] = static_cast<uint32_t>(m_succ.size());
+        if (m_mode == DagMode::TREE)
+        {
+            m_succ.push_back(m_cands[UniformIndex(m_rng, m_cands.size())]);
+        }
+        else
+        {
+            m_succ.insert(m_succ.end(), m_cands.begin(), m_cands.end());
+        }
+        m_succEnd[x] = static_cast<uint32_t>(m_succ.size());
+    }
+
+    void Bfs(NodeId r)
+    {
+        const Net& net = m_net;
+        m_order.clear();
+        m_succ.clear();
+        m_dist[r] = 0;
+        m_order.push_back(r);
+        for (uint32_t i = net.begin[r]; i < net.fwdEnd[r]; ++i)
+        {
+            NodeId y = net.nbr[i];
+            m_dist[y] = 1;
+            m_order.push_back(y);
+            if (!net.fwd[r])
+            {
+                m_succBegin[y] = static_cast<uint32_t>(m_succ.size());
+                m_succ.push_back(net.rev[i]);
+                m_succEnd[y] = static_cast<uint32_t>(m_succ.size());
+            }
+        }
+        for (size_t q = 1; q < m_order.size(); ++q)
+        {
+            NodeId x = m_order[q];
+            int32_t dx = m_dist[x];
+            m_cands.clear();
+            for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
+            {
+                NodeId y = net.nbr[i];
+                int32_t dy = m_dist[y];
+                if (dy < 0)
+                {
+                    m_dist[y] = dx + 1;
+                    m_order.push_back(y);
+                }
+                else if (dy == dx - 1)
+                {
+                    m_cands.push_back(i);
+                }
+            }
+            if (net.fwd[r] || dx > 1)
+            {
+                Choose(x);
+            }
+        }
+    }
+
+    /// Everything for destination unit r: BFS, sources, the sweep, the root.
+    void Root(NodeId r)
+    {
+        Bfs(r);
+        InitSources(r);
+        CollectExtras(r);
+        Sweep(r);
+        RootTransitions(r);
+        CountAtRoot(r);
+        if (m_store)
+        {
+            StorePaths(r);
+        }
+    }
+
+    /// A(x) and the source counts of the nodes reached: relay hosts and attached hosts.
+    void InitSources(NodeId r)
+    {
+        const Net& net = m_net;
+        for (size_t q = 1; q < m_order.size(); ++q)
+        {
+            NodeId x = m_order[q];
+            uint64_t a = 0;
+            uint64_t c = 0;
+            if (net.host[x])
+            {
+                a = 1; // a relay host is a source at distance 0 from itself
+                c = 1;
+            }
+            if (uint32_t na = net.AttCount(x))
+            {
+                a |= 2;
+                c += na;
+            }
+            m_a[x] = a;
+            m_cnt[x] = c;
+        }
+        m_a[r] = 0;
+        m_cnt[r] = 0;
+    }
+
+    /**
+     * The free hosts that do not relay (multi-homed): each enters at its
+     * closest neighbours (one at random for a tree), as a source at distance 1.
+     */
+    void CollectExtras(NodeId r)
+    {
+        const Net& net = m_net;
+        m_extras.clear();
+        for (NodeId f : net.freeNonFwd)
+        {
+            if (f == r)
+            {
+                continue;
+            }
+            ClosestEntries(f, r);
+            if (m_cands.empty())
+            {
+                continue;
+            }
+            size_t from = 0;
+            size_t to = m_cands.size();
+            if (m_mode == DagMode::TREE)
+            {
+                from = UniformIndex(m_rng, m_cands.size());
+                to = from + 1;
+            }
+            for (size_t k = from; k < to; ++k)
+            {
+                NodeId y = net.adj[m_cands[k]].nbr;
+                m_extras.push_back(Extra{y, f, m_cands[k]});
+                m_a[y] |= 2;
+                m_cnt[y] = SatAdd(m_cnt[y], 1);
+            }
+        }
+        std::sort(m_extras.begin(), m_extras.end(), [](const Extra& a, const Extra& b) {
+            return a.at != b.at ? a.at < b.at : a.src < b.src;
+        });
+    }
+
+    /// m_cands: the entries of host f toward its neighbours closest to r.
+    void ClosestEntries(NodeId f, NodeId r)
+    {
+        const Net& net = m_net;
+        int32_t best = std::numeric_limits<int32_t>::max();
+        m_cands.clear();
+        for (uint32_t i = net.begin[f]; i < net.begin[f + 1]; ++i)
+        {
+            NodeId y = net.nbr[i];
+            int32_t dy;
+            if (y == r)
+            {
+                dy = 0;
+            }
+            else if (net.fwd[y] && m_dist[y] >= 0)
+            {
+                dy = m_dist[y];
+            }
+            else
+            {
+                continue;
+            }
+            if (dy < best)
+            {
+                best = dy;
+                m_cands.clear();
+            }
+            if (dy == best)
+            {
+                m_cands.push_back(i);
+            }
+        }
+    }
+
+    /// The bottom-up sweep, farthest nodes first.
+    void Sweep(NodeId r)
+    {
+        const Net& net = m_net;
+        HopGraph& g = m_elp.graph;
+        for (size_t q = m_order.size() - 1; q >= 1; --q)
+        {
+            NodeId w = m_order[q];
+            if (!m_extras.empty())
+            {
+                auto range = ExtrasAt(w);
+                for (auto it = range.first; it != range.second; ++it)
+                {
+                    for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
+                    {
+                        g.AddMask(w, net.adj[it->entry].farIn, net.adj[m_succ[k]].out, 2);
+                    }
+                }
+            }
+            uint64_t aw = m_a[w];
+            if (aw == 0)
+            {
+                continue;
+            }
+            if (aw >> 63)
+            {
+                ThrowTooLong();
+            }
+            for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
+            {
+                PushToSuccessor(r, w, net.adj[m_succ[k]]);
+            }
+        }
+    }
+
+    /// Pass w's sources (levels A(w) << 1) on to the successor e.nbr.
+    void PushToSuccessor(NodeId r, NodeId w, const Adj& e)
+    {
+        const Net& net = m_net;
+        HopGraph& g = m_elp.graph;
+        const uint64_t sh = m_a[w] << 1;
+        NodeId x = e.nbr;
+        m_a[x] |= sh;
+        m_cnt[x] = SatAdd(m_cnt[x], m_cnt[w]);
+        if (x != r)
+        {
+            for (uint32_t k2 = m_succBegin[x]; k2 < m_succEnd[x]; ++k2)
+            {
+                g.AddMask(x, e.farIn, net.adj[m_succ[k2]].out, sh);
+            }
+        }
+        else
+        {
+            for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
+            {
+                g.AddMask(r, e.farIn, net.adj[net.att[t]].out, sh);
+            }
+        }
+        if (net.AttCount(w) > 0)
+        {
+            m_uOut.Set(w, e.out);
+        }
+    }
+
+    /// The root: sources arriving at r go to r itself (a host) or to its attached hosts.
+    void RootTransitions(NodeId r)
+    {
+        const Net& net = m_net;
+        HopGraph& g = m_elp.graph;
+        {
+            auto range = ExtrasAt(r);
+            for (auto it = range.first; it != range.second; ++it)
+            {
+                for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
+                {
+                    g.AddMask(r, net.adj[it->entry].farIn, net.adj[net.att[t]].out, 2);
+                }
+            }
+        }
+        for (uint32_t s = net.attBegin[r]; s < net.attBegin[r + 1]; ++s)
+        {
+            for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
+            {
+                if (s != t)
+                {
+                    g.AddMask(r, net.adj[net.att[s]].in, net.adj[net.att[t]].out, 2);
+                }
+            }
+        }
+    }
+
+    /// Count the paths toward unit r and update the longest path.
+    void CountAtRoot(NodeId r)
+    {
+        const Net& net = m_net;
+        const uint64_t d = net.AttCount(r);
+        const bool self = net.host[r];
+        const uint64_t p = m_cnt[r];
+        uint64_t count = 0;
+        if (self)
+        {
+            count = SatAdd(p, d); // to r: from predecessors and from r's attached hosts
+        }
+        count = SatAdd(count, SatMul(d, SatAdd(p, self ? 1 : 0)));
+        count = SatAdd(count, SatMul(d, d > 0 ? d - 1 : 0));
+        m_count = SatAdd(m_count, count);
+        uint64_t toSelf = m_a[r] | (d > 0 ? 2 : 0);
+        if (self && toSelf)
+        {
+            m_longest = std::max(m_longest, HighestBit(toSelf));
+        }
+        uint64_t toAtt = m_a[r] | (d >= 2 ? 2 : 0) | (self ? 1 : 0);
+        if (d > 0 && toAtt)
+        {
+            m_longest = std::max(m_longest, HighestBit(toAtt) + 1);
+        }
+    }
+
+    std::pair<std::vector<Extra>::const_iterator, std::vector<Extra>::const_iterator> ExtrasAt(
+        NodeId w) const
+    {
+        return std::equal_range(m_extras.begin(),
+                                m_extras.end(),
+                                Extra{w, 0, 0},
+                                [](const Extra& a, const Extra& b) { return a.at < b.at; });
+    }
+
+    void StorePaths(NodeId r)
+    {
+        const Net& net = m_net;
+        m_root = r;
+        for (NodeId s : net.hosts)
+        {
+            m_prefix.clear();
+            if (s == r)
+            {
+                for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
+                {
+                    m_elp.paths.push_back(Path{r, net.adj[net.att[t]].nbr});
+                }
+                continue;
+            }
+            NodeId a = net.anchorOf[s];
+            if (a != kNone)
+            {
+                if (a == r)
+                {
+                    if (net.host[r])
+                    {
+                        m_elp.paths.push_back(Path{s, r});
+                    }
+                    for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
+                    {
+                        NodeId tn = net.adj[net.att[t]].nbr;
+                        if (tn != s)
+                        {
+                            m_elp.paths.push_back(Path{s, r, tn});
+                        }
+                    }
+                }
+                else if (m_dist[a] >= 0)
+                {
+                    m_prefix.push_back(s);
+                    Walk(a);
+                }
+            }
+            else if (net.fwd[s])
+            {
+                if (m_dist[s] >= 0)
+                {
+                    Walk(s);
+                }
+            }
+            else
+            {
+                for (const Extra& ex : m_extras)
+                {
+                    if (ex.src == s)
+                    {
+                        m_prefix.assign(1, s);
+                        Walk(ex.at);
+                    }
+                }
+            }
+        }
+    }
+
+    void Walk(NodeId v)
+    {
+        m_prefix.push_back(v);
+        if (v == m_root)
+        {
+            if (m_net.host[v])
+            {
+                m_elp.paths.push_back(m_prefix);
+            }
+            for (uint32_t t = m_net.attBegin[v]; t < m_net.attBegin[v + 1]; ++t)
+            {
+                m_elp.paths.push_back(m_prefix);
+                m_elp.paths.back().push_back(m_net.adj[m_net.att[t]].nbr);
+            }
+        }
+        else
+        {
+            for (uint32_t k = m_succBegin[v]; k < m_succEnd[v]; ++k)
+            {
+                Walk(m_net.adj[m_succ[k]].nbr);
+            }
+        }
+        m_prefix.pop_back();
+    }
+
+    const Net& m_net;
+    DagMode m_mode;
+    std::mt19937_64 m_rng;
+    bool m_store;
+    Elp& m_elp;
+    PortSets m_uOut; //!< per forwarder: out ports its attached hosts use
+    std::vector<int32_t> m_dist;
+    std::vector<NodeId> m_order;
+    std::vector<uint64_t> m_a;
+    std::vector<uint64_t> m_cnt;
+    std::vector<uint32_t> m_succBegin;
+    std::vector<uint32_t> m_succEnd;
+    std::vector<uint32_t> m_succ;
+    std::vector<uint32_t> m_cands;
+    std::vector<Extra> m_extras;
+    uint64_t m_count{0};
+    uint32_t m_longest{0};
+    NodeId m_root{kNone};
+    Path m_prefix;
+};
+
+Elp
+MakeDagElp(const Topology& topo, DagMode mode, const ElpOptions& opt)
+{
+    Net net(topo);
+    Elp elp;
+    elp.graph = HopGraph(topo);
+    DagFamily(net, mode, opt.seed, false, elp).Run();
+    if (opt.maxExplicitPaths > 0 && elp.pathCount > 0 && elp.pathCount <= opt.maxExplicitPaths)
+    {
+        // same seed, same choices: this pass only collects the paths
+        Elp again;
+        again.graph = HopGraph(topo);
+        DagFamily(net, mode, opt.seed, true, again).Run();
+        elp.paths = std::move(again.paths);
+        SortPaths(elp.paths);
+    }
+    return elp;
+}
+
+} // namespace
+
+Elp
+MakeShortestPathElp(const Topology& topo, const ElpOptions& opt)
+{
+    return MakeDagElp(topo, DagMode::ALL, opt);
+}
+
+Elp
+MakeShortestPathTreeElp(const Topology& topo, const ElpOptions& opt)
+{
+    return MakeDagElp(topo, DagMode::TREE, opt);
+}
+
+} // namespace tagger
+} // namespace ns3

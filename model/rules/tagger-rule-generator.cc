@@ -1,0 +1,707 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#include "tagger-rule-generator.h"
+
+#include "tagger-io.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <new>
+#include <ostream>
+#include <sstream>
+#include <sys/resource.h>
+
+namespace ns3
+{
+namespace tagger
+{
+
+namespace
+{
+
+/// Keep explicit ELP paths (and allow emitElp) up to this many paths.
+constexpr uint64_t kMaxExplicitPaths = 1000000;
+
+/// Wall-clock seconds since construction or the last Lap().
+class Stopwatch
+{
+  public:
+    double Lap()
+    {
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - m_last).count();
+        m_last = now;
+        return s;
+    }
+
+  private:
+    std::chrono::steady_clock::time_point m_last{std::chrono::steady_clock::now()};
+};
+
+/// Throw TaggerError when a file cannot be opened for reading.
+void
+CheckReadable(const std::string& file)
+{
+    std::ifstream in(file);
+    if (!in)
+    {
+        throw TaggerError("cannot read '" + file + "': " + std::strerror(errno));
+    }
+}
+
+/// Build the topology of a generator and describe it ("clos (pods=2 ...)").
+Topology
+MakeGeneratedTopology(const RuleGeneratorOptions& o, std::ostringstream& d)
+{
+    switch (o.topology)
+    {
+    case TopologyGenerator::CLOS: {
+        const ClosParams tb = PaperTestbedClos();
+        const ClosParams& c = o.clos;
+        d << "clos (pods=" << c.pods << " tors-per-pod=" << c.torsPerPod
+          << " leafs-per-pod=" << c.leafsPerPod << " spines=" << c.spines
+          << " spines-per-leaf=" << c.spinesPerLeaf << " hosts-per-tor=" << c.hostsPerTor << ")";
+        if (c.pods == tb.pods && c.torsPerPod == tb.torsPerPod && c.leafsPerPod == tb.leafsPerPod &&
+            c.spines == tb.spines && c.spinesPerLeaf == tb.spinesPerLeaf &&
+            c.hostsPerTor == tb.hostsPerTor)
+        {
+            d << ", the paper's testbed (Fig. 2)";
+        }
+        return MakeClos(c);
+    }
+    case TopologyGenerator::FATTREE:
+        d << "fattree (k=" << o.k << ")";
+        return MakeFatTree(o.k);
+    case TopologyGenerator::F10:
+        d << "f10 (k=" << o.k << ")";
+        return MakeF10(o.k);
+    case TopologyGenerator::JELLYFISH:
+        d << "jellyfish (switches=" << o.switches << " ports=" << o.ports
+          << " switch-ports=" << o.switchPorts << " seed=" << o.seed << ")";
+        return MakeJellyfish(o.switches, o.ports, o.switchPorts, o.seed);
+    case TopologyGenerator::BCUBE:
+        break;
+    }
+    d << "bcube (n=" << o.bcubeN << " k=" << o.bcubeK << ", " << o.bcubeK + 1 << " levels)";
+    return MakeBCube(o.bcubeN, o.bcubeK);
+}
+
+/// Build or read the topology and describe it.
+Topology
+MakeTopology(const RuleGeneratorOptions& o, std::string& description)
+{
+    std::ostringstream d;
+    Topology topo;
+    if (!o.topologyFile.empty())
+    {
+        CheckReadable(o.topologyFile);
+        bool graphml = false;
+        topo = ReadTopologyFile(o.topologyFile, o.hostsPerSwitch, &graphml);
+        d << "file " << o.topologyFile << " ("
+          << (graphml ? "GraphML, hosts-per-switch=" + std::to_string(o.hostsPerSwitch) : "JSON")
+          << ")";
+    }
+    else
+    {
+        topo = MakeGeneratedTopology(o, d);
+    }
+    description = d.str();
+    return topo;
+}
+
+/**
+ * Throw when the algorithm or the ELP family needs a layered (Clos) topology
+ * and topo has no layers.
+ */
+void
+CheckLayers(const RuleGeneratorOptions& o, const Topology& topo, const std::string& description)
+{
+    if (topo.IsLayered())
+    {
+        return;
+    }
+    if (o.algorithm == TaggingAlgorithm::CLOS)
+    {
+        throw TaggerError("--algorithm=clos needs a layered (Clos) topology, and " + description +
+                          " has no layers");
+    }
+    if (o.ElpIs(ElpFamily::UPDOWN) || o.ElpIs(ElpFamily::BOUNCE))
+    {
+        throw TaggerError("--elp=" + GetName(o.elp) +
+                          " needs a layered (Clos) topology, and this one has no layers");
+    }
+}
+
+/// Stage 1: the topology, its relaying hosts, and the checks that need it.
+void
+TopologyStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
+{
+    r.topology = std::make_unique<Topology>(MakeTopology(o, r.topologyDescription));
+    const Topology& topo = *r.topology;
+    const std::vector<NodeId> hosts = topo.GetHosts();
+    for (NodeId h : hosts)
+    {
+        r.relays += topo.GetNode(h).relay ? 1 : 0;
+    }
+    if (hosts.size() < 2)
+    {
+        throw TaggerError("topology " + r.topologyDescription + " has " +
+                          std::to_string(hosts.size()) + " host(s); the ELP needs at least 2");
+    }
+    CheckLayers(o, topo, r.topologyDescription);
+}
+
+/// Build the ELP family of the options and describe it.
+Elp
+MakeFamilyElp(const RuleGeneratorOptions& o, const Topology& topo, std::ostringstream& d)
+{
+    ElpOptions eo;
+    eo.maxExplicitPaths = kMaxExplicitPaths;
+    eo.seed = o.seed;
+    switch (o.elp)
+    {
+    case ElpFamily::SHORTEST:
+        d << "shortest (all equal-cost shortest paths)";
+        return MakeShortestPathElp(topo, eo);
+    case ElpFamily::TREES:
+        d << "trees (one shortest-path tree per destination switch, seed=" << o.seed << ")";
+        return MakeShortestPathTreeElp(topo, eo);
+    case ElpFamily::UPDOWN:
+        d << "updown (up-down paths, no bounce)";
+        return MakeUpDownElp(topo, 0, eo);
+    case ElpFamily::BOUNCE:
+        d << "bounce (up-down paths with up to " << o.bounces << " bounce"
+          << (o.bounces == 1 ? "" : "s") << ")";
+        return MakeUpDownElp(topo, o.bounces, eo);
+    case ElpFamily::KSHORTEST:
+        break;
+    }
+    d << "kshortest (" << o.kPaths << " shortest paths per host pair)";
+    return MakeKShortestElp(topo, o.kPaths, eo);
+}
+
+/// Build or read the ELP (with the random paths) and describe it.
+Elp
+MakeElp(const RuleGeneratorOptions& o, const Topology& topo, std::string& description)
+{
+    std::ostringstream d;
+    Elp elp;
+    if (!o.elpFile.empty())
+    {
+        CheckReadable(o.elpFile);
+        elp = ReadElpFile(topo, o.elpFile);
+        d << "file " << o.elpFile;
+    }
+    else
+    {
+        elp = MakeFamilyElp(o, topo, d);
+    }
+    if (o.extraRandomPaths > 0)
+    {
+        AddRandomPaths(elp, topo, o.extraRandomPaths, o.seed);
+        d << " + " << o.extraRandomPaths << " random paths (seed=" << o.seed << ")";
+    }
+    if (elp.pathCount == 0 || elp.graph.IsEmpty())
+    {
+        throw TaggerError("the ELP is empty: no host-to-host path (" + d.str() + ")");
+    }
+    const bool stored = elp.paths.size() == elp.pathCount;
+    d << ": " << elp.pathCount << " paths, "
+      << (stored ? "stored explicitly" : "kept as per-hop transitions only");
+    description = d.str();
+    return elp;
+}
+
+/// Bounces of a path in a layered topology: a node entered from a higher
+/// layer and left toward a higher layer.
+uint32_t
+CountBounces(const Topology& topo, const Path& p)
+{
+    uint32_t b = 0;
+    for (std::size_t i = 1; i + 1 < p.size(); ++i)
+    {
+        const int32_t here = topo.GetNode(p[i]).layer;
+        if (topo.GetNode(p[i - 1]).layer > here && topo.GetNode(p[i + 1]).layer > here)
+        {
+            ++b;
+        }
+    }
+    return b;
+}
+
+/// true when the clos algorithm's bounces come from the ELP paths (not from the options).
+bool
+ClosBouncesCounted(const RuleGeneratorOptions& o)
+{
+    return !o.bouncesGiven && !o.ElpIs(ElpFamily::BOUNCE) && !o.ElpIs(ElpFamily::UPDOWN);
+}
+
+/**
+ * The bounces the clos algorithm tolerates: options.bounces when given, else
+ * the bounce family's (0 for updown), else the most bounces of any stored ELP
+ * path (shortest paths and trees in a Clos: none).  Throws when a stored path
+ * bounces more often than the bounces given.
+ */
+uint32_t
+ClosBounces(const RuleGeneratorOptions& o, const Topology& topo, const Elp& elp, bool stored)
+{
+    const bool counted = ClosBouncesCounted(o);
+    uint32_t closBounces = (o.bouncesGiven || o.ElpIs(ElpFamily::BOUNCE)) ? o.bounces : 0;
+    if (o.algorithm != TaggingAlgorithm::CLOS || !stored)
+    {
+        return closBounces;
+    }
+    for (std::size_t i = 0; i < elp.paths.size(); ++i)
+    {
+        const uint32_t b = CountBounces(topo, elp.paths[i]);
+        if (b > closBounces && !counted)
+        {
+            throw TaggerError("ELP path " + std::to_string(i + 1) + " bounces " +
+                              std::to_string(b) + " times, more than the " +
+                              std::to_string(closBounces) +
+                              " --algorithm=clos tolerates (--bounces)");
+        }
+        closBounces = std::max(closBounces, b);
+    }
+    return closBounces;
+}
+
+/// Stage 2: the ELP, its longest path, and the bounces the clos algorithm tolerates.
+void
+ElpStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
+{
+    const Topology& topo = *r.topology;
+    r.elp = MakeElp(o, topo, r.elpDescription);
+    const bool stored = r.elp.paths.size() == r.elp.pathCount;
+    r.longestPath = r.elp.longestPath;
+    if (stored)
+    {
+        r.longestPath = 0;
+        for (const Path& p : r.elp.paths)
+        {
+            r.longestPath = std::max<uint32_t>(r.longestPath, static_cast<uint32_t>(p.size()) - 1);
+        }
+    }
+    if (o.emitElp && !stored)
+    {
+        throw TaggerError("--emit-elp: the ELP has " + std::to_string(r.elp.pathCount) +
+                          " paths, too many to store explicitly (limit " +
+                          std::to_string(kMaxExplicitPaths) + "); drop --emit-elp");
+    }
+    r.closBounces = ClosBounces(o, topo, r.elp, stored);
+}
+
+/// The one place that runs a tagging algorithm (the clos algorithm ignores the ELP).
+TagRules
+RunAlgorithm(TaggingAlgorithm algorithm,
+             const Topology& topo,
+             const Elp& elp,
+             uint32_t closBounces,
+             const TaggingOptions& tagging,
+             GreedyStats& greedyStats)
+{
+    switch (algorithm)
+    {
+    case TaggingAlgorithm::GREEDY:
+        return TagGreedy(elp.graph, tagging, greedyStats);
+    case TaggingAlgorithm::BRUTEFORCE:
+        return TagBruteForce(elp.graph, tagging);
+    case TaggingAlgorithm::CLOS:
+        break;
+    }
+    return TagClos(topo, closBounces, tagging);
+}
+
+/// "greedy (Algorithm 2, order=local, cycle-check=incremental)", ...
+std::string
+DescribeAlgorithm(const RuleGeneratorOptions& o, uint32_t closBounces)
+{
+    switch (o.algorithm)
+    {
+    case TaggingAlgorithm::GREEDY:
+        return std::string("greedy (Algorithm 2, order=") +
+               (o.tagging.order == GreedyOrder::PAPER ? "paper" : "local") + ", cycle-check=" +
+               (o.tagging.cycleCheck == CycleCheck::NAIVE ? "naive" : "incremental") + ")";
+    case TaggingAlgorithm::BRUTEFORCE:
+        return "bruteforce (Algorithm 1, tag = hop number)";
+    case TaggingAlgorithm::CLOS:
+        break;
+    }
+    return "clos (bounce tagging, tolerates " + std::to_string(closBounces) + " bounce" +
+           (closBounces == 1 ? "" : "s") + ")";
+}
+
+/// Stage 3: tagging, and the lossless tag limit.
+void
+TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
+{
+    r.rules =
+        RunAlgorithm(o.algorithm, *r.topology, r.elp, r.closBounces, o.tagging, r.greedyStats);
+    r.algorithmDescription = DescribeAlgorithm(o, r.closBounces);
+    r.losslessTags = r.rules.GetLosslessTags();
+    if (o.maxLossless > 0 && r.losslessTags > o.maxLossless)
+    {
+        throw TaggerError(
+            "the rules need " + std::to_string(r.losslessTags) +
+            " lossless tags, more than --max-lossless=" + std::to_string(o.maxLossless));
+    }
+}
+
+/**
+ * Stage 4: verification (always).  For the up-down families the verifier
+ * checks the walk family itself (Elp::upDownBounces), not the HopGraph.
+ */
+void
+VerificationStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
+{
+    r.verification = Verify(r.rules, r.elp, o.tagging.classes);
+    if (r.verification.ok)
+    {
+        return;
+    }
+    const bool stored = r.elp.paths.size() == r.elp.pathCount;
+    if (o.algorithm == TaggingAlgorithm::CLOS && ClosBouncesCounted(o) && !stored &&
+        VerifyDeadlockFree(r.rules).ok)
+    {
+        // The ELP was not enumerated, so its bounces could not be counted (0
+        // was assumed): the user has to say how many the clos rules must tolerate.
+        throw TaggerError(
+            "--algorithm=clos tolerating " + std::to_string(r.closBounces) +
+            " bounces does not cover the ELP (give --bounces=K): " + r.verification.problem);
+    }
+    throw RuleVerificationError("verification failed: " + r.verification.problem);
+}
+
+/// Write the tagger-rules JSON file of a result (with its precomputed TCAM).
+void
+WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
+{
+    const Topology& topo = *r.topology;
+    RulesOutput out;
+    out.losslessTags = r.losslessTags;
+    out.rules = &r.rules;
+    out.elp = o.emitElp ? &r.elp.paths : nullptr;
+    out.tcam = &r.tcam;
+    auto d = [](auto v) { return static_cast<double>(v); };
+    out.stats = {{"switches", d(topo.GetSwitches().size())},
+                 {"hosts", d(topo.GetHosts().size())},
+                 {"relay_hosts", d(r.relays)},
+                 {"links", d(topo.GetLinks().size())},
+                 {"elp_paths", d(r.elp.pathCount)},
+                 {"longest", d(r.longestPath)},
+                 {"lossless_tags", d(r.losslessTags)},
+                 {"max_rules", d(r.switchCounts.maxRules)},
+                 {"mean_rules", r.switchCounts.MeanRules()},
+                 {"max_tcam", d(r.switchCounts.maxTcam)},
+                 {"mean_tcam", r.switchCounts.MeanTcam()},
+                 {"time_topology_s", r.times.topology},
+                 {"time_elp_s", r.times.elp},
+                 {"time_tagging_s", r.times.tagging},
+                 {"time_verification_s", r.times.verification}};
+    std::ofstream os(o.json);
+    if (!os)
+    {
+        throw TaggerError("cannot write '" + o.json + "': " + std::strerror(errno));
+    }
+    WriteRulesJson(topo, out, os);
+    os.close();
+    if (!os)
+    {
+        throw TaggerError("cannot write '" + o.json + "': write failed");
+    }
+}
+
+/// Stage 5: the TCAM of every node (compressed once), the counts, the JSON file.
+void
+OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
+{
+    const Topology& topo = *r.topology;
+    r.tcam = CompressTcamTable(r.rules);
+    for (NodeId n = 0; n < topo.GetNNodes(); ++n)
+    {
+        if (topo.IsForwarder(n))
+        {
+            (topo.IsHost(n) ? r.relayCounts : r.switchCounts)
+                .Add(r.rules.CountRules(n), r.tcam[n].size());
+        }
+    }
+    if (!o.json.empty())
+    {
+        WriteJsonFile(o, r);
+    }
+}
+
+/// Peak resident set size in MB (getrusage ru_maxrss, KB on Linux).
+double
+PeakMemoryMb()
+{
+    struct rusage ru;
+    std::memset(&ru, 0, sizeof(ru));
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+std::string
+Fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+/// The "rules/switch:" line and, with relaying hosts, the "rules/relay:" line.
+void
+PrintRuleCounts(const RuleGeneratorResult& r, std::ostream& s)
+{
+    const RuleCounts& sw = r.switchCounts;
+    const RuleCounts& relay = r.relayCounts;
+    s << "rules/switch:   plain max " << sw.maxRules << " mean " << Fixed(sw.MeanRules(), 2)
+      << "; TCAM max " << sw.maxTcam << " mean " << Fixed(sw.MeanTcam(), 2) << " (over all "
+      << sw.nodes << " switches";
+    if (r.relays == 0)
+    {
+        s << "; no host relays, hosts hold no rules)\n";
+        return;
+    }
+    s << "; the " << r.relays << " relaying hosts are not included)\n";
+    s << "rules/relay:    plain max " << relay.maxRules << " mean " << Fixed(relay.MeanRules(), 2)
+      << "; TCAM max " << relay.maxTcam << " mean " << Fixed(relay.MeanTcam(), 2) << " (over the "
+      << relay.nodes << " relaying hosts)\n";
+}
+
+/// The "runtime:", "peak memory:" and RESULT lines.
+void
+PrintTimesAndResult(const RuleGeneratorResult& r, std::ostream& s)
+{
+    const Topology& topo = *r.topology;
+    const RuleGeneratorTimes& t = r.times;
+    const RuleCounts& sw = r.switchCounts;
+    s << "runtime:        " << Fixed(t.total, 4) << " s wall (topology " << Fixed(t.topology, 4)
+      << ", ELP " << Fixed(t.elp, 4) << ", tagging " << Fixed(t.tagging, 4) << ", verification "
+      << Fixed(t.verification, 4) << ", output " << Fixed(t.output, 4) << ")\n";
+    s << "peak memory:    " << Fixed(r.peakMemoryMb, 1) << " MB (getrusage ru_maxrss)\n";
+    s << "RESULT switches=" << topo.GetSwitches().size() << " hosts=" << topo.GetHosts().size()
+      << " relays=" << r.relays << " elp_paths=" << r.elp.pathCount << " longest=" << r.longestPath
+      << " lossless_tags=" << r.losslessTags << " max_rules=" << sw.maxRules
+      << " mean_rules=" << Fixed(sw.MeanRules(), 2) << " max_tcam=" << sw.maxTcam
+      << " mean_tcam=" << Fixed(sw.MeanTcam(), 2) << " relay_max_rules=" << r.relayCounts.maxRules
+      << " relay_max_tcam=" << r.relayCounts.maxTcam << " runtime_s=" << Fixed(t.total, 4)
+      << " peak_mb=" << Fixed(r.peakMemoryMb, 1) << "\n";
+}
+
+/// Print one error line (newlines inside the message flattened).
+void
+PrintError(std::ostream& err, const std::string& msg)
+{
+    std::string line = msg;
+    for (char& c : line)
+    {
+        if (c == '\n' || c == '\r')
+        {
+            c = ' ';
+        }
+    }
+    while (!line.empty() && line.back() == ' ')
+    {
+        line.pop_back();
+    }
+    err << "tagger-rules: " << line << std::endl;
+}
+
+} // namespace
+
+std::string
+GetName(TopologyGenerator generator)
+{
+    switch (generator)
+    {
+    case TopologyGenerator::CLOS:
+        return "clos";
+    case TopologyGenerator::FATTREE:
+        return "fattree";
+    case TopologyGenerator::JELLYFISH:
+        return "jellyfish";
+    case TopologyGenerator::BCUBE:
+        return "bcube";
+    case TopologyGenerator::F10:
+        break;
+    }
+    return "f10";
+}
+
+std::string
+GetName(ElpFamily family)
+{
+    switch (family)
+    {
+    case ElpFamily::SHORTEST:
+        return "shortest";
+    case ElpFamily::TREES:
+        return "trees";
+    case ElpFamily::UPDOWN:
+        return "updown";
+    case ElpFamily::BOUNCE:
+        return "bounce";
+    case ElpFamily::KSHORTEST:
+        break;
+    }
+    return "kshortest";
+}
+
+std::string
+GetName(TaggingAlgorithm algorithm)
+{
+    switch (algorithm)
+    {
+    case TaggingAlgorithm::GREEDY:
+        return "greedy";
+    case TaggingAlgorithm::BRUTEFORCE:
+        return "bruteforce";
+    case TaggingAlgorithm::CLOS:
+        break;
+    }
+    return "clos";
+}
+
+void
+RuleCounts::Add(uint64_t rules, uint64_t tcam)
+{
+    ++nodes;
+    maxRules = std::max(maxRules, rules);
+    sumRules += rules;
+    maxTcam = std::max(maxTcam, tcam);
+    sumTcam += tcam;
+}
+
+double
+RuleCounts::MeanRules() const
+{
+    return nodes == 0 ? 0.0 : static_cast<double>(sumRules) / nodes;
+}
+
+double
+RuleCounts::MeanTcam() const
+{
+    return nodes == 0 ? 0.0 : static_cast<double>(sumTcam) / nodes;
+}
+
+RuleGeneratorResult
+GenerateRules(const RuleGeneratorOptions& options)
+{
+    Stopwatch watch;
+    const auto start = std::chrono::steady_clock::now();
+    RuleGeneratorResult r;
+    TopologyStage(options, r);
+    r.times.topology = watch.Lap();
+    ElpStage(options, r);
+    r.times.elp = watch.Lap();
+    TaggingStage(options, r);
+    r.times.tagging = watch.Lap();
+    VerificationStage(options, r);
+    r.times.verification = watch.Lap();
+    OutputStage(options, r);
+    r.times.output = watch.Lap();
+    r.times.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.peakMemoryMb = PeakMemoryMb();
+    return r;
+}
+
+void
+PrintRuleSummary(const RuleGeneratorOptions& options,
+                 const RuleGeneratorResult& result,
+                 std::ostream& os)
+{
+    const RuleGeneratorOptions& o = options;
+    const RuleGeneratorResult& r = result;
+    const Topology& topo = *r.topology;
+    std::ostringstream s;
+    s << "tagger-rules: Tagger tag-rewriting rules (Hu et al., CoNEXT 2017)\n";
+    s << "topology:       " << r.topologyDescription << "\n";
+    s << "nodes:          " << topo.GetSwitches().size() << " switches, " << topo.GetHosts().size()
+      << " hosts (" << r.relays << " relaying), " << topo.GetLinks().size() << " links\n";
+    s << "ELP:            " << r.elpDescription << "\n";
+    s << "longest path:   " << r.longestPath << " links\n";
+    s << "algorithm:      " << r.algorithmDescription << ", classes=" << o.tagging.classes << "\n";
+    if (o.algorithm == TaggingAlgorithm::GREEDY)
+    {
+        const GreedyStats& g = r.greedyStats;
+        s << "greedy:         " << g.transitions << " transitions, " << g.merged
+          << " kept their tag, " << g.cycleChecks << " cycle checks, " << g.rejected
+          << " rejected, " << g.visited << " nodes visited by the searches\n";
+    }
+    s << "lossless tags:  " << r.losslessTags << " (limit "
+      << (o.maxLossless == 0 ? std::string("none") : std::to_string(o.maxLossless))
+      << "; highest tag in any rule " << static_cast<uint32_t>(r.rules.GetMaxTag()) << ")\n";
+    PrintRuleCounts(r, s);
+    s << "verified:       yes (no cycle within a tag, no tag decrease, every ELP path lossless)\n";
+    if (!o.json.empty())
+    {
+        s << "json:           " << o.json << (o.emitElp ? " (with the elp array)" : "") << "\n";
+    }
+    PrintTimesAndResult(r, s);
+    os << s.str() << std::flush;
+}
+
+int
+ReportRuleToolError(std::ostream& err)
+{
+    try
+    {
+        throw;
+    }
+    catch (const RuleVerificationError& e)
+    {
+        PrintError(err, e.what());
+        return kRuleToolVerificationFailed;
+    }
+    catch (const TaggerError& e)
+    {
+        PrintError(err, e.what());
+    }
+    catch (const std::bad_alloc&)
+    {
+        PrintError(err, "out of memory (the problem is too large for this machine)");
+    }
+    catch (const std::exception& e)
+    {
+        PrintError(err, e.what());
+    }
+    catch (...)
+    {
+        PrintError(err, "unexpected error");
+    }
+    return kRuleToolBadInput;
+}
+
+TagRules
+ComputeDefaultRules(const Topology& topo, uint32_t bounces, uint32_t classes)
+{
+    TaggingOptions tagging;
+    tagging.classes = classes;
+    GreedyStats stats;
+    if (topo.IsLayered())
+    {
+        return RunAlgorithm(TaggingAlgorithm::CLOS, topo, Elp(), bounces, tagging, stats);
+    }
+    if (bounces > 0)
+    {
+        throw TaggerError("bounces need a layered (Clos) topology");
+    }
+    return RunAlgorithm(TaggingAlgorithm::GREEDY,
+                        topo,
+                        MakeShortestPathElp(topo),
+                        0,
+                        tagging,
+                        stats);
+}
+
+} // namespace tagger
+} // namespace ns3
