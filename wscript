@@ -115,10 +115,18 @@ def build(bld):
     module_test.source = [
         'test/pfc-device-test-suite.cc',
         'test/pfc-network-test-suite.cc',
-        'test/rdma-test-suite.cc',
+        'test/roce/rdma-test-suite.cc',
+        'test/roce/rdma-workload-parse-test-suite.cc',
+        'test/roce/rdma-workload-test-suite.cc',
+        'test/roce/roce-frame-test-suite.cc',
+        'test/roce/roce-header-test-suite.cc',
+        'test/roce/roce-test-suite.cc',
         'test/tagger-dataplane-test-suite.cc',
         'test/tagger-scenario-test-suite.cc',
         'test/tagger-test-suite.cc',
+        'test/topology/pfc-topology-relay-test-suite.cc',
+        'test/topology/pfc-topology-routes-test-suite.cc',
+        'test/topology/topology-test-suite.cc',
         ]
 
     headers = bld(features='ns3header')

@@ -34,8 +34,6 @@ using namespace ns3::tagger;
 std::vector<TestCase*> MakePfcDeviceTestCases();
 /// \return the network-level PFC test cases (test/pfc-network-test-suite.cc)
 std::vector<TestCase*> MakePfcNetworkTestCases();
-/// \return the RoCEv2 host test cases (test/rdma-test-suite.cc)
-std::vector<TestCase*> MakeRdmaTestCases();
 /// \return the Tagger / TTL data-plane test cases (test/tagger-dataplane-test-suite.cc)
 std::vector<TestCase*> MakeTaggerDataplaneTestCases();
 /// \return the experiments of Section VIII-B (test/tagger-scenario-test-suite.cc)
@@ -450,10 +448,6 @@ class TaggerTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         for (TestCase* tc : MakePfcNetworkTestCases())
-        {
-            AddTestCase(tc, TestCase::QUICK);
-        }
-        for (TestCase* tc : MakeRdmaTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }

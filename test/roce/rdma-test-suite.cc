@@ -6,7 +6,7 @@
  * \file
  * \ingroup tagger-tests
  * Tests of the RoCEv2 host (RdmaNic through RdmaHelper) on PFC networks,
- * added to the ns-3 TestSuite "tagger" through MakeRdmaTestCases():
+ * added to the ns-3 TestSuite "tagger-roce" through MakeRdmaTestCases():
  *  1. one flow through one switch: the exact completion time, goodput of
  *     line rate x payload / wire bytes, the flow record;
  *  2. PFC incast, DCQCN on and off: lossless, no retransmission, every byte;
@@ -33,9 +33,10 @@
  *    left (d = 1 us), and the sender sees the final ACK 2 A + 2 d later.
  */
 
+#include "../tagger-test-helpers.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
-#include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
@@ -53,15 +54,17 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 using namespace ns3;
+using tagger::test::IsInstalled;
+using tagger::test::RunCommand;
 
 namespace
 {
@@ -872,26 +875,6 @@ class RdmaCsvTestCase : public TestCase
 // Test 7: tshark
 // ---------------------------------------------------------------------------
 
-/// \param command a shell command \return its standard output
-std::string
-RunCommand(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe)
-    {
-        return out;
-    }
-    char buffer[4096];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0)
-    {
-        out.append(buffer, n);
-    }
-    pclose(pipe);
-    return out;
-}
-
 /**
  * \ingroup tagger-tests
  * A pcap of host 0's NIC (PfcHelper::EnablePcap) holding two flows from
@@ -899,7 +882,7 @@ RunCommand(const std::string& command)
  * 0x000101: Send Only), and host 0's ACKs, decoded by Wireshark's RoCE
  * dissector: "RRoCE", the opcodes, "Destination Queue Pair: 0x000100" and
  * 0x000101 in the detail view; 3 + 1 + 2 ACKs = 6 frames.  Skipped (with a
- * log line) when tshark is not on PATH.
+ * line on standard error saying so) when tshark is not installed.
  */
 class RdmaTsharkTestCase : public TestCase
 {
@@ -912,9 +895,12 @@ class RdmaTsharkTestCase : public TestCase
   private:
     void DoRun() override
     {
-        if (std::system("command -v tshark > /dev/null 2>&1") != 0)
+        if (!IsInstalled("tshark"))
         {
-            NS_LOG_UNCOND("RdmaTsharkTestCase: tshark not on PATH, skipped");
+            std::clog << GetName()
+                      << ": SKIPPED: tshark is not installed: the Wireshark decoding of a NIC "
+                         "pcap is not checked (apt-get install tshark)"
+                      << std::endl;
             return;
         }
         std::string path = CreateTempDirFilename("rdma-nic.pcap");
@@ -957,7 +943,7 @@ class RdmaTsharkTestCase : public TestCase
 } // namespace
 
 /**
- * The RoCEv2 host test cases, for the TestSuite "tagger".
+ * The RoCEv2 host test cases, for the TestSuite "tagger-roce".
  * \return new test cases (the suite takes ownership)
  */
 std::vector<TestCase*>
