@@ -6,8 +6,9 @@
  * \file
  * \ingroup tagger-tests
  * Shared by the ns-3 test files of test/pfc: the test cases one file adds to
- * a TestSuite another file defines, and CheckFatal, which checks that a
- * call ends the program with NS_FATAL_ERROR / NS_ABORT_MSG.
+ * a TestSuite another file defines, and (from ../check-fatal.h) CheckFatal,
+ * which checks that a call ends the program with NS_FATAL_ERROR /
+ * NS_ABORT_MSG.
  *
  * The suites of test/pfc and their files:
  *  - tagger-mmu:        switch-mmu-test-suite.cc, switch-mmu-threshold-test.cc,
@@ -24,17 +25,11 @@
 #ifndef TAGGER_PFC_TEST_UTIL_H
 #define TAGGER_PFC_TEST_UTIL_H
 
+#include "../check-fatal.h"
+
 #include "ns3/test.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <functional>
-#include <iostream>
-#include <regex>
-#include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <cstdint>
 #include <vector>
 
 /// \return the PfcHeader / EthernetDot1qHeader cases (pfc-header-test.cc)
@@ -61,79 +56,5 @@ enum class DataplaneFuzzMode : uint8_t
  * \return a new test case (the suite takes ownership)
  */
 ns3::TestCase* MakeDataplaneFuzzTestCase(DataplaneFuzzMode mode);
-
-/**
- * Run \p fn in a child process (fork) and check that it ends the program
- * (NS_FATAL_ERROR and NS_ABORT_MSG print their message and call
- * std::terminate) with output that matches \p pattern: the ns-3 form of
- * GoogleTest's EXPECT_DEATH.  The child's stdout and stderr are captured
- * and it dumps no core.
- * \param fn the call that must fail
- * \param pattern an ECMAScript regular expression searched in the output
- * \return an empty string when \p fn failed as expected, else what happened
- */
-inline std::string
-CheckFatal(const std::function<void()>& fn, const std::string& pattern)
-{
-    std::cout.flush();
-    std::cerr.flush();
-    std::clog.flush();
-    std::fflush(nullptr);
-    int fds[2];
-    if (pipe(fds) != 0)
-    {
-        return "pipe() failed";
-    }
-    pid_t pid = fork();
-    if (pid < 0)
-    {
-        close(fds[0]);
-        close(fds[1]);
-        return "fork() failed";
-    }
-    if (pid == 0)
-    {
-        struct rlimit noCore = {0, 0};
-        setrlimit(RLIMIT_CORE, &noCore);
-        dup2(fds[1], STDOUT_FILENO);
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        fn();
-        std::cout.flush();
-        std::cerr.flush();
-        std::clog.flush();
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string output;
-    char buffer[4096];
-    ssize_t n;
-    while ((n = read(fds[0], buffer, sizeof(buffer))) != 0)
-    {
-        if (n > 0)
-        {
-            output.append(buffer, n);
-        }
-        else if (errno != EINTR)
-        {
-            break;
-        }
-    }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    {
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    {
-        return "returned normally; output: \"" + output + "\"";
-    }
-    if (!std::regex_search(output, std::regex(pattern)))
-    {
-        return "failed, but its output does not match /" + pattern + "/: \"" + output + "\"";
-    }
-    return "";
-}
 
 #endif /* TAGGER_PFC_TEST_UTIL_H */
