@@ -8,7 +8,7 @@
 # Needs C++17, which waf does not use by default in these releases (3.31 uses
 # C++11), and Boost.Graph:
 #   ./waf configure --cxx-standard=-std=c++17 --enable-examples --enable-tests
-#   ./waf build && ./test.py -s tagger && ./waf --run "tagger-rules --topology=clos"
+#   ./waf build && ./test.py -s tagger-rules && ./waf --run "tagger-rules --topology=clos"
 
 
 def required_boost_libs(conf):
@@ -112,18 +112,28 @@ def build(bld):
     module.use.extend(['BOOST', 'tagger-rulelib'])
 
     module_test = bld.create_ns3_module_test_library('tagger')
+    # One TestSuite per component (./test.py -s tagger-mmu, ...; the same list
+    # as tagger_test_sources in CMakeLists.txt); the single suite "tagger" of
+    # earlier versions is gone.
     module_test.source = [
-        'test/pfc-device-test-suite.cc',
-        'test/pfc-network-test-suite.cc',
+        'test/pfc/pfc-device-test-suite.cc',
+        'test/pfc/pfc-header-test.cc',
+        'test/pfc/pfc-relay-test.cc',
+        'test/pfc/pfc-scheduler-test.cc',
+        'test/pfc/pfc-switch-test-suite.cc',
+        'test/pfc/switch-mmu-reference-test.cc',
+        'test/pfc/switch-mmu-test-suite.cc',
+        'test/pfc/switch-mmu-threshold-test.cc',
+        'test/pfc/tagger-classifier-test-suite.cc',
+        'test/pfc/ttl-classifier-test-suite.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',
         'test/roce/rdma-workload-test-suite.cc',
         'test/roce/roce-frame-test-suite.cc',
         'test/roce/roce-header-test-suite.cc',
         'test/roce/roce-test-suite.cc',
-        'test/tagger-dataplane-test-suite.cc',
-        'test/tagger-scenario-test-suite.cc',
-        'test/tagger-test-suite.cc',
+        'test/rules/tagger-rules-test-suite.cc',
+        'test/scenarios/tagger-scenarios-test-suite.cc',
         'test/topology/pfc-topology-relay-test-suite.cc',
         'test/topology/pfc-topology-routes-test-suite.cc',
         'test/topology/topology-test-suite.cc',

@@ -12,12 +12,20 @@ wscript                bld(features='cxx cxxshlib').source (the rule library),
                        create_ns3_module_test_library(...).source
 examples/wscript       create_ns3_program(name, ...).source
 
+The test lists hold the ns-3 tests only.  GoogleTest files are built by the
+standalone CMake build alone and are never listed: the rule library's tests,
+test/rules/*-test.cc, which must not include ns-3 headers (nor may the headers
+of test/rules/ they share with the ns-3 suite there).  A listed test source must
+not use GoogleTest.  Headers under test/ are included by the test sources and
+not listed either.
+
 Exits 1 and prints what differs (and listed files that do not exist) when the
 lists disagree, 0 otherwise.  Files on disk that neither build lists are
 reported as warnings.  Usage: utils/check-build-lists.py [MODULE_DIR]
 """
 
 import ast
+import fnmatch
 import os
 import re
 import sys
@@ -32,7 +40,23 @@ CMAKE_LISTS = {
 
 # Standalone-only files: not part of the ns-3 module, so not in the lists.
 STANDALONE_ONLY = {"test/tagger-test-runner.cc"}
-STANDALONE_ONLY_DIRS = ("test/gtest/",)
+# GoogleTest files (standalone only): the rule library's tests.
+GTEST_RULES = "test/rules/*-test.cc"
+# Test headers: included by the test sources, not listed.
+TEST_HEADERS = "test/*.h"
+
+GTEST_INCLUDE = re.compile(r'\s*#\s*include\s*[<"]gtest/')
+NS3_INCLUDE = re.compile(r'\s*#\s*include\s*[<"]ns3/')
+
+
+def is_gtest_file(rel):
+    """Whether rel (a path relative to the module) is a GoogleTest file."""
+    return fnmatch.fnmatch(rel, GTEST_RULES)
+
+
+def is_standalone_only(rel):
+    """Whether rel is built by the standalone build only, or not built by itself."""
+    return rel in STANDALONE_ONLY or is_gtest_file(rel) or fnmatch.fnmatch(rel, TEST_HEADERS)
 
 
 class ListError(Exception):
@@ -57,6 +81,9 @@ def _strip_cmake_comments(text):
     return "\n".join(out)
 
 
+BRACKET_OPEN = re.compile(r"\[(=*)\[")
+
+
 def cmake_commands(path):
     """Yield (command name lowercased, [arguments], line) for every command call."""
     with open(path, encoding="utf-8") as f:
@@ -70,7 +97,17 @@ def cmake_commands(path):
         depth = 1
         i = m.end()
         while i < len(text) and depth:
-            if text[i] == "(":
+            bracket = BRACKET_OPEN.match(text, i)
+            if text[i] == '"':
+                # A quoted argument: its parentheses do not count.
+                i += 1
+                while i < len(text) and text[i] != '"':
+                    i += 2 if text[i] == "\\" else 1
+            elif bracket:
+                # A bracket argument, [=[ ... ]=]: nor do its parentheses.
+                close = text.find("]" + bracket.group(1) + "]", bracket.end())
+                i = len(text) - 1 if close < 0 else close + len(bracket.group(0)) - 1
+            elif text[i] == "(":
                 depth += 1
             elif text[i] == ")":
                 depth -= 1
@@ -242,7 +279,7 @@ def check_disk(module_dir, cmake):
                 if not fn.endswith((".cc", ".h")):
                     continue
                 rel = os.path.relpath(os.path.join(root, fn), module_dir).replace(os.sep, "/")
-                if rel in listed or rel in STANDALONE_ONLY or rel.startswith(STANDALONE_ONLY_DIRS):
+                if rel in listed or is_standalone_only(rel):
                     continue
                 unlisted.append(rel)
     return missing, sorted(unlisted)
@@ -264,6 +301,37 @@ def check_library_purity(module_dir, cmake):
     return bad
 
 
+def _includes(path, pattern):
+    """Yield (line number, line) of path's #include lines that match pattern."""
+    with open(path, encoding="utf-8") as text:
+        for n, line in enumerate(text, 1):
+            if pattern.match(line):
+                yield n, line.strip()
+
+
+def check_tests(module_dir, cmake):
+    """Return problems with the split between ns-3 tests and GoogleTest: a listed
+    GoogleTest file, a listed test source that uses GoogleTest, and an ns-3
+    include in the rule library's GoogleTest files or in the headers they share."""
+    bad = []
+    for f in cmake["tests"]:
+        path = os.path.join(module_dir, f)
+        if is_gtest_file(f):
+            bad.append("%s is a GoogleTest file (standalone only): not in the test lists" % f)
+        elif os.path.exists(path):
+            for n, line in _includes(path, GTEST_INCLUDE):
+                bad.append("%s:%d: an ns-3 test source must not use GoogleTest: %s" % (f, n, line))
+    listed = set(cmake["tests"])
+    rules_dir = os.path.join(module_dir, "test", "rules")
+    for fn in sorted(os.listdir(rules_dir)) if os.path.isdir(rules_dir) else []:
+        rel = "test/rules/" + fn
+        if rel in listed or not fn.endswith((".cc", ".h")):
+            continue
+        for n, line in _includes(os.path.join(rules_dir, fn), NS3_INCLUDE):
+            bad.append("%s:%d: the rule library's tests must not include ns-3: %s" % (rel, n, line))
+    return bad
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     module_dir = argv[1] if len(argv) > 1 else os.path.dirname(here)
@@ -278,6 +346,7 @@ def main(argv):
     missing, unlisted = check_disk(module_dir, cmake)
     problems += ["listed but missing on disk: %s" % f for f in missing]
     problems += check_library_purity(module_dir, cmake)
+    problems += check_tests(module_dir, cmake)
     for f in unlisted:
         print("check-build-lists: warning: %s is in neither build list" % f, file=sys.stderr)
 

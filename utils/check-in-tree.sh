@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Prove the in-tree build end to end: copy this module into a real ns-3.37
-# tree as contrib/tagger, build it there with ns-3's own CMake macros, run its
-# TestSuite with ./test.py and run the tagger-rules program with ./ns3 run.
+# tree as contrib/tagger, build it there with ns-3's own CMake macros, run all
+# its TestSuites with ./test.py and run the tagger-rules program with ./ns3 run.
 #
 # The ns-3 tree lives in a cache OUTSIDE the repository, so later runs only
 # rebuild the module:
@@ -218,18 +218,35 @@ begin "build (cmake --build cmake-cache -j $jobs)"
 CLICOLOR=1 cmake --build cmake-cache -j "$jobs"
 end
 
-begin "test (./test.py --no-build -s tagger)"
+begin "test (./test.py --no-build -s SUITE, every tagger TestSuite)"
+# The module's TestSuites, one per component (there is no single suite
+# "tagger" any more): every `TestSuite("tagger-...", ...)` of the ns-3 test
+# sources (GoogleTest files never contain one).
+mapfile -t suites < <(grep -rhoE --include='*.cc' 'TestSuite\("tagger[a-z0-9-]*"' "$root/test" |
+    sed -E 's/^TestSuite\("(.*)"$/\1/' | sort -u)
+[ ${#suites[@]} -gt 0 ] || die "no TestSuite(\"tagger-...\") found under $root/test"
+echo "suites: ${suites[*]}"
+# The tree's test runner must know each of them.
+listed=$(./test.py --no-build --list 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
+for suite in "${suites[@]}"; do
+    grep -qE "(^|[[:space:]])$suite[[:space:]]*\$" <<<"$listed" ||
+        die "./test.py --list does not list the TestSuite $suite"
+done
 log=$(mktemp)
-set +e
-./test.py --no-build -s tagger 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-set -e
-# test.py also "passes" when the suite is unknown (0 of 0 tests): insist on it.
-if [ "$rc" -ne 0 ] || ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -qE '(^|] )PASS: TestSuite tagger$'; then
-    rm -f "$log"
-    die "./test.py -s tagger failed (exit $rc) or did not run the suite"
-fi
+failed=()
+for suite in "${suites[@]}"; do
+    set +e
+    ./test.py --no-build -s "$suite" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    # test.py also "passes" when the suite is unknown (0 of 0 tests): insist on it.
+    if [ "$rc" -ne 0 ] ||
+        ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -qE "(^|] )PASS: TestSuite $suite\$"; then
+        failed+=("$suite")
+    fi
+done
 rm -f "$log"
+[ ${#failed[@]} -eq 0 ] || die "./test.py failed or did not run the TestSuite(s): ${failed[*]}"
 end
 
 begin "run ($DEMO)"

@@ -5,14 +5,17 @@
 /**
  * \file
  * \ingroup tagger-tests
- * The ns-3 TestSuite "tagger" (./test.py -s tagger inside an ns-3 tree,
- * tagger-test-runner --suite=tagger in the standalone build).  It drives the
- * algorithm library through its public headers and checks the results against
- * expectations worked out by hand or printed in the Tagger paper (Hu et al.,
- * "Tagger: Practical PFC Deadlock Prevention in Data Center Networks",
- * CoNEXT 2017 / IEEE/ACM ToN): Fig. 5 and Table III for the triangle, section IV
- * for the Clos testbed of Fig. 2.
+ * The ns-3 TestSuite "tagger-rules" (./test.py -s tagger-rules inside an ns-3
+ * tree, tagger-test-runner --suite=tagger-rules in the standalone build): the
+ * rule library through its public headers, checked against expectations
+ * worked out by hand or printed in Tagger (ToN): Fig. 5 and Table III
+ * (table-iii.h, shared with the GoogleTest files of this folder) for the
+ * triangle, Section IV for the Clos testbed of Fig. 2.  The rule library's
+ * GoogleTest files (test/rules/<name>-test.cc) test it in more depth in the
+ * standalone build.
  */
+
+#include "table-iii.h"
 
 #include "ns3/tagger-algorithms.h"
 #include "ns3/tagger-elp.h"
@@ -30,25 +33,15 @@
 using namespace ns3;
 using namespace ns3::tagger;
 
-/// \return the PfcNetDevice / PfcChannel test cases (test/pfc-device-test-suite.cc)
-std::vector<TestCase*> MakePfcDeviceTestCases();
-/// \return the network-level PFC test cases (test/pfc-network-test-suite.cc)
-std::vector<TestCase*> MakePfcNetworkTestCases();
-/// \return the Tagger / TTL data-plane test cases (test/tagger-dataplane-test-suite.cc)
-std::vector<TestCase*> MakeTaggerDataplaneTestCases();
-/// \return the experiments of Section VIII-B (test/tagger-scenario-test-suite.cc)
-std::vector<TestCase*> MakeTaggerScenarioTestCases();
-
 namespace
 {
 
 /**
  * \ingroup tagger-tests
  * The topology of the paper's Fig. 5(a): switches A, B and C in a triangle,
- * one host on each.  Ports as in Table III: A has its host on port 2, B on 3
- * and C on 4; B on 1 and C on 1; B has A on 1, its host on 2 and C on 4; C has
- * A on 1, B on 3 and its host on 4.  Switches have 5 ports (0..4) so the port
- * numbers are the paper's; hosts have one port.
+ * one host on each, with the port numbers of Table III (table-iii.h):
+ * switches have 5 ports (0..4) so the port numbers are the paper's; hosts
+ * have one port.
  */
 struct Triangle
 {
@@ -114,6 +107,25 @@ FormatRules(const std::vector<Rule>& rules)
            << unsigned(r.newTag);
     }
     return os.str();
+}
+
+/**
+ * Table III (table-iii.h) for one switch, in the order the paper prints it.
+ * \param sw 'A', 'B' or 'C'
+ * \return the switch's rules
+ */
+std::vector<Rule>
+TableRules(char sw)
+{
+    std::vector<Rule> rules;
+    for (const auto& [tag, in, out, newTag] : test::PaperTableIII(sw))
+    {
+        rules.push_back({static_cast<Tag>(tag),
+                         static_cast<PortNo>(in),
+                         static_cast<PortNo>(out),
+                         static_cast<Tag>(newTag)});
+    }
+    return rules;
 }
 
 } // namespace
@@ -187,39 +199,9 @@ class TaggerTriangleBruteForceTestCase : public TestCase
                               "Table III: tag 4 appears on destination servers only");
 
         // Table III (a), (b) and (c), row by row: tag, in port, out port, new tag.
-        CheckTable(rules,
-                   t.a,
-                   "A",
-                   {{1, 2, 3, 2},
-                    {1, 2, 4, 2},
-                    {2, 3, 2, 3},
-                    {2, 3, 4, 3},
-                    {2, 4, 2, 3},
-                    {2, 4, 3, 3},
-                    {3, 3, 2, 4},
-                    {3, 4, 2, 4}});
-        CheckTable(rules,
-                   t.b,
-                   "B",
-                   {{1, 2, 1, 2},
-                    {1, 2, 4, 2},
-                    {2, 1, 2, 3},
-                    {2, 1, 4, 3},
-                    {2, 4, 1, 3},
-                    {2, 4, 2, 3},
-                    {3, 1, 2, 4},
-                    {3, 4, 2, 4}});
-        CheckTable(rules,
-                   t.c,
-                   "C",
-                   {{1, 4, 1, 2},
-                    {1, 4, 3, 2},
-                    {2, 1, 3, 3},
-                    {2, 1, 4, 3},
-                    {2, 3, 1, 3},
-                    {2, 3, 4, 3},
-                    {3, 1, 4, 4},
-                    {3, 3, 4, 4}});
+        CheckTable(rules, t.a, "A", TableRules('A'));
+        CheckTable(rules, t.b, "B", TableRules('B'));
+        CheckTable(rules, t.c, "C", TableRules('C'));
 
         // "others -> lossy tag": a transition no ELP path takes has no rule.
         NS_TEST_ASSERT_MSG_EQ(unsigned(rules.Get(t.a, 1, 3, 4)),
@@ -431,36 +413,20 @@ class TaggerClosBounceTestCase : public TestCase
 
 /**
  * \ingroup tagger-tests
- * The tagger TestSuite.
+ * The TestSuite "tagger-rules": the rule library on the paper's examples.
  */
-class TaggerTestSuite : public TestSuite
+class TaggerRulesTestSuite : public TestSuite
 {
   public:
-    TaggerTestSuite()
-        : TestSuite("tagger", UNIT)
+    TaggerRulesTestSuite()
+        : TestSuite("tagger-rules", UNIT)
     {
         AddTestCase(new TaggerTriangleBruteForceTestCase, TestCase::QUICK);
         AddTestCase(new TaggerTriangleGreedyTestCase, TestCase::QUICK);
         AddTestCase(new TaggerTriangleSingleClassTestCase, TestCase::QUICK);
         AddTestCase(new TaggerClosBounceTestCase, TestCase::QUICK);
-        for (TestCase* tc : MakePfcDeviceTestCases())
-        {
-            AddTestCase(tc, TestCase::QUICK);
-        }
-        for (TestCase* tc : MakePfcNetworkTestCases())
-        {
-            AddTestCase(tc, TestCase::QUICK);
-        }
-        for (TestCase* tc : MakeTaggerDataplaneTestCases())
-        {
-            AddTestCase(tc, TestCase::QUICK);
-        }
-        for (TestCase* tc : MakeTaggerScenarioTestCases())
-        {
-            AddTestCase(tc, TestCase::QUICK);
-        }
     }
 };
 
 /// Static instance: registers the suite with the test runner.
-static TaggerTestSuite g_taggerTestSuite;
+static TaggerRulesTestSuite g_taggerRulesTestSuite;

@@ -51,8 +51,8 @@ DataDir()
 #ifdef TAGGER_TEST_DATA_DIR
     return TAGGER_TEST_DATA_DIR;
 #else
-    std::string f = __FILE__; // .../test/gtest/io-test.cc
-    auto pos = f.rfind("gtest/");
+    std::string f = __FILE__; // .../test/rules/io-test.cc
+    auto pos = f.rfind("rules/");
     return (pos == std::string::npos ? std::string("test/") : f.substr(0, pos)) + "data";
 #endif
 }

@@ -12,6 +12,7 @@
 #ifndef TAGGER_TEST_UTIL_H
 #define TAGGER_TEST_UTIL_H
 
+#include "table-iii.h"
 #include "tagger-algorithms.h"
 #include "tagger-elp.h"
 #include "tagger-rule-table.h"
@@ -34,43 +35,6 @@ namespace tagger
 {
 namespace test
 {
-
-/// Rules of one switch as (Tag, InPort, OutPort, Newtag).
-using PaperTable = std::set<std::tuple<int, int, int, int>>;
-
-/**
- * TABLE III of the paper (rules of Algorithm 1 for the Fig. 5 triangle),
- * transcribed from the text, for switch 'A', 'B' or 'C'.
- */
-inline const PaperTable&
-PaperTableIII(char sw)
-{
-    static const PaperTable a = {{1, 2, 3, 2},
-                                 {1, 2, 4, 2},
-                                 {2, 3, 2, 3},
-                                 {2, 3, 4, 3},
-                                 {2, 4, 2, 3},
-                                 {2, 4, 3, 3},
-                                 {3, 3, 2, 4},
-                                 {3, 4, 2, 4}};
-    static const PaperTable b = {{1, 2, 1, 2},
-                                 {1, 2, 4, 2},
-                                 {2, 1, 2, 3},
-                                 {2, 1, 4, 3},
-                                 {2, 4, 1, 3},
-                                 {2, 4, 2, 3},
-                                 {3, 1, 2, 4},
-                                 {3, 4, 2, 4}};
-    static const PaperTable c = {{1, 4, 1, 2},
-                                 {1, 4, 3, 2},
-                                 {2, 1, 3, 3},
-                                 {2, 1, 4, 3},
-                                 {2, 3, 1, 3},
-                                 {2, 3, 4, 3},
-                                 {3, 1, 4, 4},
-                                 {3, 3, 4, 4}};
-    return sw == 'A' ? a : (sw == 'B' ? b : c);
-}
 
 /// Whether text contains part, with both shown on failure (gmock-free HasSubstr).
 inline ::testing::AssertionResult

@@ -5,21 +5,28 @@
 /**
  * \file
  * \ingroup tagger-tests
- * Network-level tests of the PFC data plane, added to the ns-3 TestSuite
- * "tagger" through MakePfcNetworkTestCases(): seeded incasts over a leaf-spine
- * (no lossless drop, conservation, buffers back to zero), headroom too small
- * (lossless drops), a lossy class (lossy drops, no PAUSE), TTL and routing
- * drops, ECMP spreading, and a PFC deadlock on a ring of four switches found
- * by the deadlock oracle.
+ * The ns-3 TestSuite "tagger-pfc-switch" (./test.py -s tagger-pfc-switch):
+ * network-level tests of the PFC switch, defined here: seeded incasts over a
+ * leaf-spine (no lossless drop, conservation, buffers back to zero),
+ * headroom too small (lossless drops), a lossy class (lossy drops, no PAUSE),
+ * TTL and routing drops, ECMP spreading, a PFC deadlock on a ring of four
+ * switches found by the deadlock oracle, and a RESUME that waits for the
+ * packet leaving by its port; plus the relay server of pfc-relay-test.cc and
+ * the data-plane fuzz in plain PFC mode (it deadlocks, see
+ * tagger-classifier-test-suite.cc).
  *
  * Traffic uses UDP sockets directly (the module does not depend on ns-3's
  * applications module): a paced sender per flow and a counting sink per
  * destination host.
  */
 
+#include "pfc-test-util.h"
+
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -28,10 +35,12 @@
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-helper.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
+#include "ns3/tagger-topology-generators.h"
 #include "ns3/tagger-topology.h"
 #include "ns3/test.h"
 #include "ns3/ttl-classifier.h"
@@ -1232,6 +1241,99 @@ class RingNoDeadlockTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// Test 7: a RESUME out of the port a packet is leaving by
+// ---------------------------------------------------------------------------
+
+/**
+ * \ingroup tagger-tests
+ * Regression: a switch forwarding a packet out of the port it came in on
+ * (a bad route, a routing loop) releases that port's ingress buffer when
+ * the packet leaves; when that release ends a PAUSE, the RESUME goes out of
+ * the very port that is just starting the packet.  It must wait for the
+ * packet (once re-entered, the device put both frames on the wire at once).
+ * One leaf L1 with H1, H2, H3 (MakeLeafSpine(1, 1, 3)); L1 routes H3 back to
+ * H1 (whose IP stack drops what is not its own); H1 and H2 send to H3 at
+ * 40 Gbps, so 80 Gbps meet at L1's port to H1: L1 pauses both (static Xoff
+ * 20 KB) and resumes them (Xon 10 KB) as the port drains - H1's packets
+ * release H1's ingress queue while leaving by H1's port.  Expected: PAUSE
+ * and RESUME frames go to H1, and that port never starts a frame while one
+ * is on the wire.
+ */
+class SamePortResumeTestCase : public TestCase
+{
+  public:
+    SamePortResumeTestCase()
+        : TestCase("PFC switch: a RESUME for the port a packet is leaving by waits for it")
+    {
+    }
+
+  private:
+    /// PhyTxBegin. \param p the frame
+    void TxBegin(Ptr<const Packet> p)
+    {
+        m_overlaps += m_onWire ? 1 : 0;
+        m_onWire = true;
+        ++m_frames;
+    }
+
+    /// PhyTxEnd. \param p the frame
+    void TxEnd(Ptr<const Packet> p)
+    {
+        m_onWire = false;
+    }
+
+    void DoRun() override
+    {
+        tagger::Topology topo = tagger::MakeLeafSpine(1, 1, 3);
+        PfcTopologyHelper net(topo);
+        net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue("40Gbps"));
+        net.GetPfcHelper().SetChannelAttribute("Delay", StringValue("1us"));
+        net.GetPfcHelper().SetMmuAttribute("ThresholdMode", StringValue("Static"));
+        net.GetPfcHelper().SetMmuAttribute("StaticXoff", UintegerValue(20000));
+        net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(10000));
+        net.Build();
+        const uint32_t h1 = 0;
+        const uint32_t h2 = 1;
+        const uint32_t h3 = 2;
+        net.GetRouteHelper().SetRoute("L1", h3, "H1");
+        net.GetHost(h1)->GetObject<Ipv4>()->SetAttribute("IpForward", BooleanValue(false));
+
+        tagger::NodeId l1 = net.GetNodeId("L1");
+        tagger::NodeId hostH1 = net.GetNodeId("H1");
+        Ptr<PfcNetDevice> port = net.GetDevice(l1, topo.GetPortTo(l1, hostH1));
+        NS_TEST_ASSERT_MSG_NE(port, nullptr, "L1's port to H1");
+        m_onWire = false;
+        m_overlaps = 0;
+        m_frames = 0;
+        port->TraceConnectWithoutContext("PhyTxBegin",
+                                         MakeCallback(&SamePortResumeTestCase::TxBegin, this));
+        port->TraceConnectWithoutContext("PhyTxEnd",
+                                         MakeCallback(&SamePortResumeTestCase::TxEnd, this));
+
+        RdmaHelper rdma;
+        rdma.Install(net);
+        rdma.AddFlow(h1, h3, 10000000, MicroSeconds(1));
+        rdma.AddFlow(h2, h3, 10000000, MicroSeconds(1));
+        Simulator::Stop(MicroSeconds(300));
+        Simulator::Run();
+
+        // 300 us at 40 Gbps: about 1380 frames of ~1080 B out of the port.
+        NS_TEST_EXPECT_MSG_GT(m_frames, 1000u, "the port to H1 is busy");
+        NS_TEST_EXPECT_MSG_GT(port->GetPauseTxFrames(), 0u, "L1 pauses H1");
+        NS_TEST_EXPECT_MSG_GT(port->GetResumeTxFrames(), 0u, "L1 resumes H1");
+        NS_TEST_EXPECT_MSG_EQ(m_overlaps, 0u, "a frame started while another was on the wire");
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW),
+                              0u,
+                              "lossless");
+        Simulator::Destroy();
+    }
+
+    bool m_onWire;       //!< a frame is on the wire
+    uint32_t m_overlaps; //!< frames started while another was on the wire
+    uint32_t m_frames;   //!< frames started
+};
+
+// ---------------------------------------------------------------------------
 // TTL classes: two ingress queues share one PAUSE class
 // ---------------------------------------------------------------------------
 
@@ -1443,20 +1545,34 @@ class RelayOriginatedTtlTestCase : public TestCase
 } // namespace
 
 /**
- * The network-level PFC test cases, for the TestSuite "tagger".
- * \return new test cases (the suite takes ownership)
+ * \ingroup tagger-tests
+ * The TestSuite "tagger-pfc-switch": PfcSwitchNetDevice and SwitchMmu in
+ * networks, the deadlock oracle, and a relay server.
  */
-std::vector<TestCase*>
-MakePfcNetworkTestCases()
+class TaggerPfcSwitchTestSuite : public TestSuite
 {
-    return {new IncastLosslessTestCase,
-            new IncastSmallHeadroomTestCase,
-            new IncastLossyTestCase,
-            new TtlNoRouteTestCase,
-            new RemovePortTestCase,
-            new EcmpTestCase,
-            new RingDeadlockTestCase,
-            new RingNoDeadlockTestCase,
-            new TtlSharedPauseClassTestCase,
-            new RelayOriginatedTtlTestCase};
-}
+  public:
+    TaggerPfcSwitchTestSuite()
+        : TestSuite("tagger-pfc-switch", UNIT)
+    {
+        AddTestCase(new IncastLosslessTestCase, TestCase::QUICK);
+        AddTestCase(new IncastSmallHeadroomTestCase, TestCase::QUICK);
+        AddTestCase(new IncastLossyTestCase, TestCase::QUICK);
+        AddTestCase(new TtlNoRouteTestCase, TestCase::QUICK);
+        AddTestCase(new RemovePortTestCase, TestCase::QUICK);
+        AddTestCase(new EcmpTestCase, TestCase::QUICK);
+        AddTestCase(new RingDeadlockTestCase, TestCase::QUICK);
+        AddTestCase(new RingNoDeadlockTestCase, TestCase::QUICK);
+        AddTestCase(new SamePortResumeTestCase, TestCase::QUICK);
+        AddTestCase(new TtlSharedPauseClassTestCase, TestCase::QUICK);
+        AddTestCase(new RelayOriginatedTtlTestCase, TestCase::QUICK);
+        for (TestCase* tc : MakePfcRelayTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::PFC), TestCase::QUICK);
+    }
+};
+
+/// Static instance: registers the suite with the test runner.
+static TaggerPfcSwitchTestSuite g_taggerPfcSwitchTestSuite;

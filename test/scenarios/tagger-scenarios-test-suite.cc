@@ -5,12 +5,11 @@
 /**
  * \file
  * \ingroup tagger-tests
- * The deadlock experiments of Tagger (ToN), Section VIII-B, as tests of the
- * TestSuite "tagger" (through MakeTaggerScenarioTestCases()): the same
+ * The ns-3 TestSuite "tagger-scenarios" (./test.py -s tagger-scenarios):
+ * the deadlock experiments of Tagger (ToN), Section VIII-B, with the same
  * TaggerExperimentHelper runs as the examples tagger-clos-bounce (Figs. 3
  * and 10), tagger-routing-loop (Fig. 11) and tagger-pause-propagation
- * (Fig. 12), shortened to a few simulated milliseconds; and a regression
- * test for a RESUME sent out of the port a packet is leaving by.
+ * (Fig. 12), shortened to a few simulated milliseconds.
  *
  * Expected outcomes are the paper's (plain PFC deadlocks, Tagger does not);
  * the deadlock cycles follow from the pinned paths, and the rate bounds
@@ -20,19 +19,10 @@
  * gap), so a payload rate is about 0.925 of the wire rate.
  */
 
-#include "ns3/boolean.h"
-#include "ns3/ipv4.h"
-#include "ns3/pfc-stats-helper.h"
-#include "ns3/pfc-topology-helper.h"
-#include "ns3/rdma-helper.h"
-#include "ns3/simulator.h"
-#include "ns3/string.h"
+#include "ns3/nstime.h"
 #include "ns3/tagger-experiment-helper.h"
-#include "ns3/tagger-topology-generators.h"
 #include "ns3/test.h"
-#include "ns3/uinteger.h"
 
-#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -319,102 +309,19 @@ class PausePropagationScenarioTestCase : public TestCase
 
 /**
  * \ingroup tagger-tests
- * Regression: a switch forwarding a packet out of the port it came in on
- * (a bad route, a routing loop) releases that port's ingress buffer when
- * the packet leaves; when that release ends a PAUSE, the RESUME goes out of
- * the very port that is just starting the packet.  It must wait for the
- * packet (once re-entered, the device put both frames on the wire at once).
- * One leaf L1 with H1, H2, H3 (MakeLeafSpine(1, 1, 3)); L1 routes H3 back to
- * H1 (whose IP stack drops what is not its own); H1 and H2 send to H3 at
- * 40 Gbps, so 80 Gbps meet at L1's port to H1: L1 pauses both (static Xoff
- * 20 KB) and resumes them (Xon 10 KB) as the port drains - H1's packets
- * release H1's ingress queue while leaving by H1's port.  Expected: PAUSE
- * and RESUME frames go to H1, and that port never starts a frame while one
- * is on the wire.
+ * The TestSuite "tagger-scenarios": the deadlock experiments of Section VIII-B.
  */
-class SamePortResumeTestCase : public TestCase
+class TaggerScenariosTestSuite : public TestSuite
 {
   public:
-    SamePortResumeTestCase()
-        : TestCase("PFC switch: a RESUME for the port a packet is leaving by waits for it")
+    TaggerScenariosTestSuite()
+        : TestSuite("tagger-scenarios", UNIT)
     {
+        AddTestCase(new ClosBounceScenarioTestCase, TestCase::QUICK);
+        AddTestCase(new RoutingLoopScenarioTestCase, TestCase::QUICK);
+        AddTestCase(new PausePropagationScenarioTestCase, TestCase::QUICK);
     }
-
-  private:
-    /// PhyTxBegin. \param p the frame
-    void TxBegin(Ptr<const Packet> p)
-    {
-        m_overlaps += m_onWire ? 1 : 0;
-        m_onWire = true;
-        ++m_frames;
-    }
-
-    /// PhyTxEnd. \param p the frame
-    void TxEnd(Ptr<const Packet> p)
-    {
-        m_onWire = false;
-    }
-
-    void DoRun() override
-    {
-        tagger::Topology topo = tagger::MakeLeafSpine(1, 1, 3);
-        PfcTopologyHelper net(topo);
-        net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue("40Gbps"));
-        net.GetPfcHelper().SetChannelAttribute("Delay", StringValue("1us"));
-        net.GetPfcHelper().SetMmuAttribute("ThresholdMode", StringValue("Static"));
-        net.GetPfcHelper().SetMmuAttribute("StaticXoff", UintegerValue(20000));
-        net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(10000));
-        net.Build();
-        const uint32_t h1 = 0;
-        const uint32_t h2 = 1;
-        const uint32_t h3 = 2;
-        net.GetRouteHelper().SetRoute("L1", h3, "H1");
-        net.GetHost(h1)->GetObject<Ipv4>()->SetAttribute("IpForward", BooleanValue(false));
-
-        tagger::NodeId l1 = net.GetNodeId("L1");
-        tagger::NodeId hostH1 = net.GetNodeId("H1");
-        Ptr<PfcNetDevice> port = net.GetDevice(l1, topo.GetPortTo(l1, hostH1));
-        NS_TEST_ASSERT_MSG_NE(port, nullptr, "L1's port to H1");
-        m_onWire = false;
-        m_overlaps = 0;
-        m_frames = 0;
-        port->TraceConnectWithoutContext("PhyTxBegin",
-                                         MakeCallback(&SamePortResumeTestCase::TxBegin, this));
-        port->TraceConnectWithoutContext("PhyTxEnd",
-                                         MakeCallback(&SamePortResumeTestCase::TxEnd, this));
-
-        RdmaHelper rdma;
-        rdma.Install(net);
-        rdma.AddFlow(h1, h3, 10000000, MicroSeconds(1));
-        rdma.AddFlow(h2, h3, 10000000, MicroSeconds(1));
-        Simulator::Stop(MicroSeconds(300));
-        Simulator::Run();
-
-        // 300 us at 40 Gbps: about 1380 frames of ~1080 B out of the port.
-        NS_TEST_EXPECT_MSG_GT(m_frames, 1000u, "the port to H1 is busy");
-        NS_TEST_EXPECT_MSG_GT(port->GetPauseTxFrames(), 0u, "L1 pauses H1");
-        NS_TEST_EXPECT_MSG_GT(port->GetResumeTxFrames(), 0u, "L1 resumes H1");
-        NS_TEST_EXPECT_MSG_EQ(m_overlaps, 0u, "a frame started while another was on the wire");
-        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW),
-                              0u,
-                              "lossless");
-        Simulator::Destroy();
-    }
-
-    bool m_onWire;       //!< a frame is on the wire
-    uint32_t m_overlaps; //!< frames started while another was on the wire
-    uint32_t m_frames;   //!< frames started
 };
 
-/**
- * The scenario test cases, for the TestSuite "tagger".
- * \return new test cases (the suite takes ownership)
- */
-std::vector<TestCase*>
-MakeTaggerScenarioTestCases()
-{
-    return {new ClosBounceScenarioTestCase,
-            new RoutingLoopScenarioTestCase,
-            new PausePropagationScenarioTestCase,
-            new SamePortResumeTestCase};
-}
+/// Static instance: registers the suite with the test runner.
+static TaggerScenariosTestSuite g_taggerScenariosTestSuite;

@@ -5,11 +5,10 @@
 /**
  * \file
  * \ingroup tagger-tests
- * Data-plane tests of Tagger and of the TTL scheme, added to the ns-3
- * TestSuite "tagger" through MakeTaggerDataplaneTestCases():
+ * The ns-3 TestSuite "tagger-classifier" (./test.py -s tagger-classifier):
+ * data-plane tests of Tagger, and the data-plane fuzz of Tagger, the TTL
+ * scheme and plain PFC:
  *
- *  0. a regression the fuzz found in PfcNetDevice: a RESUME sent out of the
- *     port a frame is leaving by waits for that frame;
  *  1. the switch classifiers hold exactly the algorithm library's rules (every
  *     switch of a k = 4 fat tree, every tag, every port pair), and a real
  *     packet bounced at a switch leaves it with the new tag in the new tag's
@@ -20,19 +19,21 @@
  *  3. a seeded fuzz on a k = 4 fat tree (random link failures with local
  *     reroute, random RoCE flows and an incast): Tagger and TTL priorities
  *     never deadlock, never drop a lossless packet and account for every
- *     packet; plain PFC deadlocks in some runs.
+ *     packet; plain PFC deadlocks in some runs.  One test case per data
+ *     plane (MakeDataplaneFuzzTestCase, pfc-test-util.h): Tagger's is in
+ *     this suite, TTL's in tagger-ttl (ttl-classifier-test-suite.cc), plain
+ *     PFC's in tagger-pfc-switch.
  */
+
+#include "pfc-test-util.h"
 
 #include "ns3/boolean.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
-#include "ns3/mac48-address.h"
-#include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-header.h"
-#include "ns3/pfc-helper.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/random-variable-stream.h"
@@ -246,7 +247,7 @@ ParseFrame(Ptr<const Packet> frame)
  *   received_cnp = sum of GetCnpsReceived(),
  *
  * and for each reason the traced drops (all kinds) equal
- * PfcStatsHelper::GetDropCount(reason).  (ACKs have no NIC counter: they
+ * PfcTopologyHelper::GetDropCount(reason).  (ACKs have no NIC counter: they
  * are checked by the identity only.)
  */
 class Census
@@ -467,7 +468,7 @@ class Census
             if (traced != PfcStatsHelper(m_net).GetDropCount(reason))
             {
                 err << what << ": " << reason << " drops traced " << traced
-                    << " != PfcStatsHelper::GetDropCount "
+                    << " != PfcTopologyHelper::GetDropCount "
                     << PfcStatsHelper(m_net).GetDropCount(reason) << "; ";
             }
         }
@@ -549,112 +550,6 @@ class Census
     std::array<int64_t, kKinds> m_wire;                                  //!< per kind
     std::array<uint64_t, kPfcDropReasons> m_taggedDrops{}; //!< drops with DSCP != 0, per reason
     uint64_t m_receivedUntagged = 0;                       //!< data received with DSCP 0
-};
-
-// ---------------------------------------------------------------------------
-// 0. A regression the fuzz found: a RESUME out of the port a frame leaves by
-// ---------------------------------------------------------------------------
-
-/**
- * \ingroup tagger-tests
- * A frame that leaves a switch by the port it came in on (a hairpin, which
- * local reroute creates) releases its ingress buffer as it leaves; when that
- * turns the ingress queue ON, the switch sends a RESUME out of the very port
- * that is starting the frame.  The RESUME must wait for the frame: one frame
- * on a wire at a time.  (The device used to release the buffer before it
- * marked itself busy, so the nested transmission put the RESUME on the wire
- * too, and the second end of transmission failed NS_ASSERT(m_busy): the fuzz,
- * run 26, aborted.)  Here the port's dequeue callback plays the switch,
- * calling StopPausing on the same port for every frame released.
- */
-class HairpinResumeTestCase : public TestCase
-{
-  public:
-    HairpinResumeTestCase()
-        : TestCase("PfcNetDevice: a RESUME sent while a frame leaves by the same port waits for "
-                   "it (one frame on the wire at a time)")
-    {
-    }
-
-  private:
-    /// A frame began on the wire. \param frame it
-    void Begin(Ptr<const Packet> frame)
-    {
-        ++m_onWire;
-        ++m_begun;
-        m_maxOnWire = std::max(m_maxOnWire, m_onWire);
-    }
-
-    /// A frame's last bit went out. \param frame it
-    void End(Ptr<const Packet> frame)
-    {
-        --m_onWire;
-    }
-
-    /// The switch's dequeue callback. \param port the port \param entry the frame released
-    void Released(uint32_t port, const PfcQueueEntry& entry)
-    {
-        ++m_released;
-        m_dev->StopPausing(3);
-    }
-
-    void DoRun() override
-    {
-        PfcHelper helper;
-        helper.SetDeviceAttribute("DataRate", StringValue("40Gbps"));
-        helper.SetChannelAttribute("Delay", StringValue("1us"));
-        NodeContainer nodes;
-        nodes.Create(2);
-        NetDeviceContainer devices = helper.Connect(nodes.Get(0), nodes.Get(1), false);
-        m_dev = DynamicCast<PfcNetDevice>(devices.Get(0));
-        Ptr<PfcNetDevice> peer = DynamicCast<PfcNetDevice>(devices.Get(1));
-        m_dev->SetSwitchPort(0,
-                             MakeNullCallback<void, uint32_t, Ptr<Packet>>(),
-                             MakeCallback(&HairpinResumeTestCase::Released, this));
-        m_dev->TraceConnectWithoutContext("PhyTxBegin",
-                                          MakeCallback(&HairpinResumeTestCase::Begin, this));
-        m_dev->TraceConnectWithoutContext("PhyTxEnd",
-                                          MakeCallback(&HairpinResumeTestCase::End, this));
-        uint32_t received = 0;
-        peer->TraceConnectWithoutContext("PhyRxEnd",
-                                         MakeBoundCallback(
-                                             +[](uint32_t* n, Ptr<const Packet>) { ++*n; },
-                                             &received));
-        const uint32_t frames = 2;
-        Simulator::Schedule(MicroSeconds(1), [this]() {
-            for (uint32_t i = 0; i < frames; ++i)
-            {
-                Ptr<Packet> frame = Create<Packet>(1000);
-                EthernetDot1qHeader eth;
-                eth.SetSource(Mac48Address::ConvertFrom(m_dev->GetAddress()));
-                eth.SetDestination(m_dev->GetPeerAddress());
-                eth.SetEtherType(kEtherTypeIpv4);
-                frame->AddHeader(eth);
-                PfcQueueEntry entry;
-                entry.frame = frame;
-                entry.bytes = frame->GetSize();
-                entry.inPort = 0;
-                entry.inQueue = 3;
-                entry.pool = PfcBufferPool::LOSSLESS;
-                m_dev->EnqueueFromSwitch(entry, 3);
-            }
-        });
-        Simulator::Stop(MicroSeconds(20));
-        Simulator::Run();
-        Simulator::Destroy();
-        // Each of the 2 data frames is released once, and each release sends a
-        // RESUME: 2 data frames + 2 PFC frames, one after the other.
-        NS_TEST_EXPECT_MSG_EQ(m_released, frames, "frames released");
-        NS_TEST_EXPECT_MSG_EQ(m_maxOnWire, 1, "two frames on the wire at once");
-        NS_TEST_EXPECT_MSG_EQ(m_begun, 2 * frames, "frames sent (data and RESUME)");
-        NS_TEST_EXPECT_MSG_EQ(received, 2 * frames, "frames the peer received");
-    }
-
-    Ptr<PfcNetDevice> m_dev;  //!< the switch port
-    uint32_t m_onWire = 0;    //!< frames on the wire now
-    uint32_t m_maxOnWire = 0; //!< the most at once
-    uint32_t m_begun = 0;     //!< frames begun
-    uint32_t m_released = 0;  //!< dequeue callbacks
 };
 
 // ---------------------------------------------------------------------------
@@ -1050,19 +945,8 @@ class EgressByOldTagTestCase : public TestCase
 // 3. Fuzz: random failures and flows on a fat tree
 // ---------------------------------------------------------------------------
 
-/// The three data planes of the fuzz.
-enum class FuzzMode : uint8_t
-{
-    TAGGER = 0, //!< Tagger, Clos rules: shortest + 1-bounce (2 lossless tags)
-    TTL,        //!< TTL priorities (the TTL scheme)
-    PFC,        //!< plain PFC, one lossless class
-    COUNT       //!< number of modes (not a mode)
-};
-
-/// Number of fuzz modes.
-constexpr std::size_t kFuzzModes = static_cast<std::size_t>(FuzzMode::COUNT);
-/// Their names.
-const char* const kFuzzModeNames[kFuzzModes] = {"tagger", "ttl", "pfc"};
+/// The fuzz's data planes (DataplaneFuzzMode) as they appear in messages.
+const char* const kFuzzModeNames[] = {"tagger", "ttl", "pfc"};
 
 /// One random link failure.
 struct FuzzFailure
@@ -1121,8 +1005,9 @@ const Time kFuzzEnd = MilliSeconds(4);
 /**
  * \ingroup tagger-tests
  * The fuzz: for each run number, a random scenario on a k = 4 fat tree
- * (Draw), played in three modes with the settings of tagger-clos-bounce
- * (40 Gbps, 1 us, DWRR, static Xoff 50 KB / Xon 5 KB, no DCQCN):
+ * (Draw), played in one of three modes with the settings of
+ * tagger-clos-bounce (40 Gbps, 1 us, DWRR, static Xoff 50 KB / Xon 5 KB, no
+ * DCQCN):
  *
  *  - Tagger, the Clos rules for shortest + 1-bounce paths (2 lossless tags),
  *    hosts sending tag 1 with TTL 64;
@@ -1137,26 +1022,46 @@ const Time kFuzzEnd = MilliSeconds(4);
  * every packet accounted for (Census) at the drain test and once the network
  * is empty.  All modes: the accounting identity (stuck frames are queued),
  * and no lossless drop (PFC does not drop, it deadlocks).  Plain PFC must
- * deadlock in at least one run.  NS_LOG=TaggerDataplaneTest=info prints
- * each run and the totals per mode.
+ * deadlock in at least one run: the scenarios are the same in every mode,
+ * so that shows they are hard enough for the other two.  One test case per
+ * mode, each in the suite of its data plane (MakeDataplaneFuzzTestCase):
+ * tagger-classifier, tagger-ttl and tagger-pfc-switch.
+ * NS_LOG=TaggerDataplaneTest=info prints each run and the mode's totals.
  */
 class DataplaneFuzzTestCase : public TestCase
 {
   public:
     /**
      * \param firstRun first RngSeedManager run number \param runs number of runs
+     * \param mode the data plane to play
      */
-    DataplaneFuzzTestCase(uint32_t firstRun, uint32_t runs)
-        : TestCase("Tagger, TTL and PFC fuzz on a k=4 fat tree: " + std::to_string(runs) +
-                   " seeded runs of random link failures (local reroute), random RoCE flows "
-                   "and an incast; Tagger and TTL never deadlock nor drop lossless packets, "
-                   "every packet accounted for; plain PFC deadlocks"),
+    DataplaneFuzzTestCase(uint32_t firstRun, uint32_t runs, DataplaneFuzzMode mode)
+        : TestCase(Name(runs, mode)),
           m_firstRun(firstRun),
-          m_runs(runs)
+          m_runs(runs),
+          m_mode(mode)
     {
     }
 
   private:
+    /**
+     * \param runs number of runs \param mode the data plane
+     * \return the test case's name
+     */
+    static std::string Name(uint32_t runs, DataplaneFuzzMode mode)
+    {
+        const std::string plane = mode == DataplaneFuzzMode::TAGGER ? "Tagger"
+                                  : mode == DataplaneFuzzMode::TTL  ? "TTL"
+                                                                    : "Plain PFC";
+        const std::string expected = mode == DataplaneFuzzMode::PFC
+                                         ? "deadlocks in some runs, never drops lossless packets"
+                                         : "never deadlocks nor drops lossless packets";
+        return plane + " fuzz on a k=4 fat tree: " + std::to_string(runs) +
+               " seeded runs of random link failures (local reroute), random RoCE flows and an "
+               "incast; " +
+               expected + ", every packet accounted for";
+    }
+
     /**
      * Draw the scenario of run \p run.
      *
@@ -1333,7 +1238,7 @@ class DataplaneFuzzTestCase : public TestCase
     bool Play(const tagger::Topology& topo,
               const tagger::TagRules& rules,
               const FuzzScenario& s,
-              FuzzMode mode,
+              DataplaneFuzzMode mode,
               FuzzTotals& totals)
     {
         std::string what = std::string(kFuzzModeNames[static_cast<std::size_t>(mode)]) + " run " +
@@ -1346,13 +1251,13 @@ class DataplaneFuzzTestCase : public TestCase
         RdmaHelper rdma;
         rdma.SetNicAttribute("Dcqcn", BooleanValue(false));
         uint8_t dscp = kPfcDscp;
-        if (mode == FuzzMode::TAGGER)
+        if (mode == DataplaneFuzzMode::TAGGER)
         {
             TaggerHelper tagger;
             tagger.Install(net, rules);
             dscp = 1; // hosts start at tag 1
         }
-        else if (mode == FuzzMode::TTL)
+        else if (mode == DataplaneFuzzMode::TTL)
         {
             // Ttl0: what the routes need (MeasureRoutes), at most the 8
             // classes PFC has.  Longer walks and loops end in TTL_EXPIRED,
@@ -1391,7 +1296,7 @@ class DataplaneFuzzTestCase : public TestCase
         // queued, frames circulating in a forwarding loop queued or on a wire).
         std::string accounting = census.Check(rdma, what + " at the drain test", !deadlock);
         NS_TEST_EXPECT_MSG_EQ(accounting, "", what << ": accounting");
-        if (mode != FuzzMode::PFC)
+        if (mode != DataplaneFuzzMode::PFC)
         {
             NS_TEST_EXPECT_MSG_EQ(oracleDeadlock, false, what << ": the oracle saw a deadlock");
             NS_TEST_EXPECT_MSG_EQ(undrained, 0, what << ": lossless bytes left after the drain");
@@ -1420,7 +1325,7 @@ class DataplaneFuzzTestCase : public TestCase
                                   what << ": lossless bytes left");
             accounting = census.Check(rdma, what + " at the end");
             NS_TEST_EXPECT_MSG_EQ(accounting, "", what << ": accounting at the end");
-            if (mode == FuzzMode::TAGGER)
+            if (mode == DataplaneFuzzMode::TAGGER)
             {
                 // Lossy drops only for packets that left the ELP: a packet
                 // is lossy only with the lossy tag, which only a switch
@@ -1438,7 +1343,7 @@ class DataplaneFuzzTestCase : public TestCase
                                       0,
                                       what << ": TTL expiry of packets with a lossless tag");
             }
-            if (mode == FuzzMode::TTL)
+            if (mode == DataplaneFuzzMode::TTL)
             {
                 NS_TEST_EXPECT_MSG_EQ(
                     PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSY_OVERFLOW),
@@ -1496,8 +1401,13 @@ class DataplaneFuzzTestCase : public TestCase
     {
         tagger::Topology topo = tagger::MakeFatTree(4);
         tagger::TagRules rules = TaggerHelper::ComputeRules(topo, 1);
-        NS_TEST_ASSERT_MSG_EQ(rules.GetLosslessTags(), 2, "shortest + 1-bounce: 2 lossless tags");
-        std::array<FuzzTotals, kFuzzModes> totals;
+        if (m_mode == DataplaneFuzzMode::TAGGER)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rules.GetLosslessTags(),
+                                  2,
+                                  "shortest + 1-bounce: 2 lossless tags");
+        }
+        FuzzTotals totals;
         uint32_t loops = 0;
         uint32_t longest = 0;
         for (uint32_t run = m_firstRun; run < m_firstRun + m_runs; ++run)
@@ -1509,10 +1419,7 @@ class DataplaneFuzzTestCase : public TestCase
             {
                 longest = std::max(longest, s.routeSwitches);
             }
-            for (std::size_t m = 0; m < kFuzzModes; ++m)
-            {
-                Play(topo, rules, s, static_cast<FuzzMode>(m), totals[m]);
-            }
+            Play(topo, rules, s, m_mode, totals);
         }
         RngSeedManager::SetRun(1);
         std::ostringstream os;
@@ -1523,55 +1430,74 @@ class DataplaneFuzzTestCase : public TestCase
             os << ", longest route of the others " << longest << " switches";
         }
         os << "\n";
-        for (std::size_t m = 0; m < kFuzzModes; ++m)
+        const FuzzTotals& t = totals;
+        os << "  " << kFuzzModeNames[static_cast<std::size_t>(m_mode)] << ": deadlocks "
+           << t.deadlocks << "/" << t.runs << " (oracle " << t.oracleDeadlocks << ", undrained "
+           << t.undrained << "), flows done " << t.flowsDone << "/" << t.flows << ", data sent "
+           << t.dataSent << " delivered " << t.dataDelivered << ", stuck at the end " << t.stuck
+           << ", delivered with DSCP 0 " << t.deliveredUntagged << ", TTL expiries with DSCP != 0 "
+           << t.taggedTtlDrops << ", pauses " << t.pauses
+           << ", runs draining lossy loops after the "
+           << "drain test " << t.extended << " (at most " << t.maxExtra.As(Time::MS) << ")"
+           << "\n    data drops:";
+        for (uint8_t r = 0; r < kPfcDropReasons; ++r)
         {
-            const FuzzTotals& t = totals[m];
-            os << "  " << kFuzzModeNames[m] << ": deadlocks " << t.deadlocks << "/" << t.runs
-               << " (oracle " << t.oracleDeadlocks << ", undrained " << t.undrained
-               << "), flows done " << t.flowsDone << "/" << t.flows << ", data sent " << t.dataSent
-               << " delivered " << t.dataDelivered << ", stuck at the end " << t.stuck
-               << ", delivered with DSCP 0 " << t.deliveredUntagged
-               << ", TTL expiries with DSCP != 0 " << t.taggedTtlDrops << ", pauses " << t.pauses
-               << ", runs draining lossy loops after the "
-               << "drain test " << t.extended << " (at most " << t.maxExtra.As(Time::MS) << ")"
-               << "\n    data drops:";
-            for (uint8_t r = 0; r < kPfcDropReasons; ++r)
-            {
-                os << " " << static_cast<PfcDropReason>(r) << "=" << t.dataDrops[r];
-            }
-            os << "\n    control drops:";
-            for (uint8_t r = 0; r < kPfcDropReasons; ++r)
-            {
-                os << " " << static_cast<PfcDropReason>(r) << "=" << t.ctrlDrops[r];
-            }
-            os << "\n";
+            os << " " << static_cast<PfcDropReason>(r) << "=" << t.dataDrops[r];
         }
+        os << "\n    control drops:";
+        for (uint8_t r = 0; r < kPfcDropReasons; ++r)
+        {
+            os << " " << static_cast<PfcDropReason>(r) << "=" << t.ctrlDrops[r];
+        }
+        os << "\n";
         NS_LOG_INFO(os.str());
-        const FuzzTotals& pfc = totals[static_cast<std::size_t>(FuzzMode::PFC)];
-        NS_TEST_EXPECT_MSG_GT(pfc.deadlocks,
-                              0,
-                              "plain PFC never deadlocked: the fuzz is too gentle\n"
-                                  << os.str());
-        NS_TEST_EXPECT_MSG_EQ(totals[0].deadlocks, 0, "Tagger deadlocked\n" << os.str());
-        NS_TEST_EXPECT_MSG_EQ(totals[1].deadlocks, 0, "TTL deadlocked\n" << os.str());
+        if (m_mode == DataplaneFuzzMode::PFC)
+        {
+            NS_TEST_EXPECT_MSG_GT(t.deadlocks,
+                                  0,
+                                  "plain PFC never deadlocked: the fuzz is too gentle\n"
+                                      << os.str());
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.deadlocks,
+                                  0,
+                                  (m_mode == DataplaneFuzzMode::TAGGER ? "Tagger" : "TTL")
+                                      << " deadlocked\n"
+                                      << os.str());
+        }
     }
 
-    uint32_t m_firstRun; //!< first run number
-    uint32_t m_runs;     //!< runs
+    uint32_t m_firstRun;      //!< first run number
+    uint32_t m_runs;          //!< runs
+    DataplaneFuzzMode m_mode; //!< the data plane played
 };
 
 } // namespace
 
-/**
- * The Tagger data-plane test cases, for the TestSuite "tagger".
- * \return new test cases (the suite takes ownership)
- */
-std::vector<TestCase*>
-MakeTaggerDataplaneTestCases()
+TestCase*
+MakeDataplaneFuzzTestCase(DataplaneFuzzMode mode)
 {
-    return {new HairpinResumeTestCase,
-            new ClassifierMatchesRulesTestCase,
-            new BouncePacketTestCase,
-            new EgressByOldTagTestCase,
-            new DataplaneFuzzTestCase(1, 30)};
+    return new DataplaneFuzzTestCase(1, 30, mode);
 }
+
+/**
+ * \ingroup tagger-tests
+ * The TestSuite "tagger-classifier": the Tagger data plane (TaggerClassifier
+ * in the switches).
+ */
+class TaggerClassifierTestSuite : public TestSuite
+{
+  public:
+    TaggerClassifierTestSuite()
+        : TestSuite("tagger-classifier", UNIT)
+    {
+        AddTestCase(new ClassifierMatchesRulesTestCase, TestCase::QUICK);
+        AddTestCase(new BouncePacketTestCase, TestCase::QUICK);
+        AddTestCase(new EgressByOldTagTestCase, TestCase::QUICK);
+        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TAGGER), TestCase::QUICK);
+    }
+};
+
+/// Static instance: registers the suite with the test runner.
+static TaggerClassifierTestSuite g_taggerClassifierTestSuite;

@@ -29,7 +29,7 @@ namespace
 
 using Table = std::set<std::tuple<int, int, int, int>>;
 
-// TABLE III of the paper (rules of Algorithm 1 for Fig. 5): test-util.h.
+// TABLE III of the paper (rules of Algorithm 1 for Fig. 5): table-iii.h.
 const Table& kTable3A = ns3::tagger::test::PaperTableIII('A');
 const Table& kTable3B = ns3::tagger::test::PaperTableIII('B');
 const Table& kTable3C = ns3::tagger::test::PaperTableIII('C');

@@ -5,13 +5,16 @@
 /**
  * \file
  * \ingroup tagger-tests
- * Device-level tests of PfcNetDevice and PfcChannel, added to the ns-3
- * TestSuite "tagger" through MakePfcDeviceTestCases().
+ * The ns-3 TestSuite "tagger-pfc-device" (./test.py -s tagger-pfc-device):
+ * device-level tests of PfcNetDevice and PfcChannel, defined here, plus the
+ * cases of pfc-header-test.cc (PfcHeader, EthernetDot1qHeader) and
+ * pfc-scheduler-test.cc (the egress schedulers).
  *
- * Every case joins two host nodes with PfcHelper::Connect and drives the
- * devices directly (Send with an IPv4 header carrying the DSCP, or
- * SendPfcFrame), except the last one, which puts the devices under ns-3's
- * Internet stack.  Expected times are worked out by hand in the comments,
+ * Every case here joins two host nodes with PfcHelper::Connect and drives
+ * the devices directly (Send with an IPv4 header carrying the DSCP, or
+ * SendPfcFrame), except the one under ns-3's Internet stack and the
+ * hairpin RESUME regression, which plays the switch through the port's
+ * dequeue callback.  Expected times are worked out by hand in the comments,
  * from the Ethernet rules the devices model:
  *
  *  - wire time of a frame of N bytes (Ethernet header on, FCS not carried):
@@ -27,11 +30,14 @@
  * 84 ns, a quantum 64 ns and the default processing delay 3840 ns.
  */
 
+#include "pfc-test-util.h"
+
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node-container.h"
 #include "ns3/packet.h"
@@ -1433,23 +1439,156 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
     }
 };
 
+// ---------------------------------------------------------------------------
+// 11. A regression the data-plane fuzz found: a RESUME out of the port a frame leaves by
+// ---------------------------------------------------------------------------
+
+/**
+ * \ingroup tagger-tests
+ * A frame that leaves a switch by the port it came in on (a hairpin, which
+ * local reroute creates) releases its ingress buffer as it leaves; when that
+ * turns the ingress queue ON, the switch sends a RESUME out of the very port
+ * that is starting the frame.  The RESUME must wait for the frame: one frame
+ * on a wire at a time.  (The device used to release the buffer before it
+ * marked itself busy, so the nested transmission put the RESUME on the wire
+ * too, and the second end of transmission failed NS_ASSERT(m_busy): the
+ * data-plane fuzz, run 26, aborted.)  Here the port's dequeue callback plays
+ * the switch, calling StopPausing on the same port for every frame released.
+ */
+class HairpinResumeTestCase : public TestCase
+{
+  public:
+    HairpinResumeTestCase()
+        : TestCase("PfcNetDevice: a RESUME sent while a frame leaves by the same port waits for "
+                   "it (one frame on the wire at a time)")
+    {
+    }
+
+  private:
+    /// Data frames the switch queues on the port.
+    static constexpr uint32_t kFrames = 2;
+
+    /// A frame began on the wire. \param frame it
+    void Begin(Ptr<const Packet> frame)
+    {
+        ++m_onWire;
+        ++m_begun;
+        m_maxOnWire = std::max(m_maxOnWire, m_onWire);
+    }
+
+    /// A frame's last bit went out. \param frame it
+    void End(Ptr<const Packet> frame)
+    {
+        --m_onWire;
+    }
+
+    /// A frame reached the peer. \param frame it
+    void Received(Ptr<const Packet> frame)
+    {
+        ++m_received;
+    }
+
+    /// The switch's dequeue callback. \param port the port \param entry the frame released
+    void Released(uint32_t port, const PfcQueueEntry& entry)
+    {
+        ++m_released;
+        m_dev->StopPausing(3);
+    }
+
+    /// Queue kFrames lossless frames of class 3 on the port, as the switch would.
+    void EnqueueFrames()
+    {
+        for (uint32_t i = 0; i < kFrames; ++i)
+        {
+            Ptr<Packet> frame = Create<Packet>(1000);
+            EthernetDot1qHeader eth;
+            eth.SetSource(Mac48Address::ConvertFrom(m_dev->GetAddress()));
+            eth.SetDestination(m_dev->GetPeerAddress());
+            eth.SetEtherType(kEtherTypeIpv4);
+            frame->AddHeader(eth);
+            PfcQueueEntry entry;
+            entry.frame = frame;
+            entry.bytes = frame->GetSize();
+            entry.inPort = 0;
+            entry.inQueue = 3;
+            entry.pool = PfcBufferPool::LOSSLESS;
+            m_dev->EnqueueFromSwitch(entry, 3);
+        }
+    }
+
+    void DoRun() override
+    {
+        PfcHelper helper;
+        helper.SetDeviceAttribute("DataRate", StringValue("40Gbps"));
+        helper.SetChannelAttribute("Delay", StringValue("1us"));
+        NodeContainer nodes;
+        nodes.Create(2);
+        NetDeviceContainer devices = helper.Connect(nodes.Get(0), nodes.Get(1), false);
+        m_dev = DynamicCast<PfcNetDevice>(devices.Get(0));
+        Ptr<PfcNetDevice> peer = DynamicCast<PfcNetDevice>(devices.Get(1));
+        m_dev->SetSwitchPort(0,
+                             MakeNullCallback<void, uint32_t, Ptr<Packet>>(),
+                             MakeCallback(&HairpinResumeTestCase::Released, this));
+        m_dev->TraceConnectWithoutContext("PhyTxBegin",
+                                          MakeCallback(&HairpinResumeTestCase::Begin, this));
+        m_dev->TraceConnectWithoutContext("PhyTxEnd",
+                                          MakeCallback(&HairpinResumeTestCase::End, this));
+        peer->TraceConnectWithoutContext("PhyRxEnd",
+                                         MakeCallback(&HairpinResumeTestCase::Received, this));
+        Simulator::Schedule(MicroSeconds(1), &HairpinResumeTestCase::EnqueueFrames, this);
+        Simulator::Stop(MicroSeconds(20));
+        Simulator::Run();
+        Simulator::Destroy();
+        // Each of the 2 data frames is released once, and each release sends a
+        // RESUME: 2 data frames + 2 PFC frames, one after the other.
+        NS_TEST_EXPECT_MSG_EQ(m_released, kFrames, "frames released");
+        NS_TEST_EXPECT_MSG_EQ(m_maxOnWire, 1, "two frames on the wire at once");
+        NS_TEST_EXPECT_MSG_EQ(m_begun, 2 * kFrames, "frames sent (data and RESUME)");
+        NS_TEST_EXPECT_MSG_EQ(m_received, 2 * kFrames, "frames the peer received");
+    }
+
+    Ptr<PfcNetDevice> m_dev;  //!< the switch port
+    uint32_t m_onWire = 0;    //!< frames on the wire now
+    uint32_t m_maxOnWire = 0; //!< the most at once
+    uint32_t m_begun = 0;     //!< frames begun
+    uint32_t m_released = 0;  //!< dequeue callbacks
+    uint32_t m_received = 0;  //!< frames the peer received
+};
+
 } // namespace
 
 /**
- * The PfcNetDevice / PfcChannel test cases, for the TestSuite "tagger".
- * \return new test cases (the suite takes ownership)
+ * \ingroup tagger-tests
+ * The TestSuite "tagger-pfc-device": PfcNetDevice, PfcChannel, the PFC and
+ * 802.1Q headers and the egress schedulers.
  */
-std::vector<TestCase*>
-MakePfcDeviceTestCases()
+class TaggerPfcDeviceTestSuite : public TestSuite
 {
-    return {new PfcFrameTimingTestCase,
-            new PfcFrameBytesTestCase,
-            new PfcPauseTimingTestCase,
-            new PfcPauseRefreshTestCase,
-            new PfcStartPausingTestCase,
-            new PfcAheadOfDataTestCase,
-            new PfcSchedulerTestCase,
-            new PfcLinkDownTestCase,
-            new PfcPcapTestCase,
-            new PfcHostStackTestCase};
-}
+  public:
+    TaggerPfcDeviceTestSuite()
+        : TestSuite("tagger-pfc-device", UNIT)
+    {
+        AddTestCase(new PfcFrameTimingTestCase, TestCase::QUICK);
+        AddTestCase(new PfcFrameBytesTestCase, TestCase::QUICK);
+        AddTestCase(new PfcPauseTimingTestCase, TestCase::QUICK);
+        AddTestCase(new PfcPauseRefreshTestCase, TestCase::QUICK);
+        AddTestCase(new PfcStartPausingTestCase, TestCase::QUICK);
+        AddTestCase(new PfcAheadOfDataTestCase, TestCase::QUICK);
+        AddTestCase(new PfcSchedulerTestCase, TestCase::QUICK);
+        AddTestCase(new PfcLinkDownTestCase, TestCase::QUICK);
+        AddTestCase(new PfcPcapTestCase, TestCase::QUICK);
+        AddTestCase(new PfcHostStackTestCase, TestCase::QUICK);
+        AddTestCase(new HairpinResumeTestCase, TestCase::QUICK);
+        for (TestCase* tc : MakePfcHeaderTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakePfcSchedulerTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+    }
+};
+
+/// Static instance: registers the suite with the test runner.
+static TaggerPfcDeviceTestSuite g_taggerPfcDeviceTestSuite;
