@@ -61,7 +61,13 @@ def build(bld):
 
     # The rule library (model/rules): plain C++17 + Boost.Graph, no ns-3.  Its
     # own shared library, built with its own folder as the only include path.
-    rules = bld(features='cxx cxxshlib', target='ns3-tagger-rules', name='tagger-rulelib',
+    # Built into build/lib beside the ns-3 libraries, where ns-3 points the
+    # programs' library path.
+    import wutils
+    kind = 'cxxstlib' if bld.env['ENABLE_STATIC_NS3'] else 'cxxshlib'
+    rules = bld(features='cxx ' + kind, name='tagger-rulelib',
+                target='%s/lib/ns%s-tagger-rules%s' % (bld.srcnode.path_from(bld.path),
+                                                       wutils.VERSION, bld.env['BUILD_SUFFIX']),
                 includes=['model/rules'], export_includes=['model/rules'], use=['BOOST'])
     rules.source = [
         'model/rules/tagger-algorithms.cc',
@@ -110,6 +116,9 @@ def build(bld):
         'model/roce/roce-header.cc',
         ]
     module.use.extend(['BOOST', 'tagger-rulelib'])
+    # The module finds its data files wherever a program runs from (FindTaggerDataFile).
+    module.env.append_value('DEFINES',
+                            'TAGGER_DATA_DIR_BUILTIN="%s"' % bld.path.find_dir('data').abspath())
 
     module_test = bld.create_ns3_module_test_library('tagger')
     # One TestSuite per component (./test.py -s tagger-mmu, ...; the same list

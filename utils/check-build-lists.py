@@ -6,7 +6,7 @@ CMakeLists.txt         set(tagger_rules_sources ...), set(tagger_rules_headers .
                        set(tagger_sources ...), set(tagger_headers ...),
                        set(tagger_test_sources ...)
 examples/CMakeLists.txt build_lib_example(NAME ... SOURCE_FILES ...)
-wscript                bld(features='cxx cxxshlib').source (the rule library),
+wscript                bld(features='cxx ...').source (the rule library),
                        create_ns3_module(...).source, bld(features='ns3header').source
                        (module and rule library headers),
                        create_ns3_module_test_library(...).source
@@ -190,10 +190,15 @@ def _waf_objects(path):
                 for kw in value.keywords:
                     if kw.arg != "features":
                         continue
-                    features = str(ast.literal_eval(kw.value)).split()
-                    if "ns3header" in features:
+                    # features may be computed ('cxx ' + kind): read its strings.
+                    words = " ".join(
+                        n.value
+                        for n in ast.walk(kw.value)
+                        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    ).split()
+                    if "ns3header" in words:
                         objects[target.id] = ("ns3header", None)
-                    elif "cxxshlib" in features:
+                    elif "cxx" in words:
                         objects[target.id] = ("cxxshlib", None)
         elif (
             isinstance(target, ast.Attribute)

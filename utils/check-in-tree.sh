@@ -218,35 +218,36 @@ begin "build (cmake --build cmake-cache -j $jobs)"
 CLICOLOR=1 cmake --build cmake-cache -j "$jobs"
 end
 
-begin "test (./test.py --no-build -s SUITE, every tagger TestSuite)"
+begin "test (./test.py --no-build: every tagger TestSuite and example)"
 # The module's TestSuites, one per component (there is no single suite
 # "tagger" any more): every `TestSuite("tagger-...", ...)` of the ns-3 test
-# sources (GoogleTest files never contain one).
+# sources (GoogleTest files never contain one); and its programs listed in
+# test/examples-to-run.py.  The tree builds tests and examples of this
+# module only (--filter-module-examples-and-tests), so one ./test.py run
+# covers them, in parallel.
 mapfile -t suites < <(grep -rhoE --include='*.cc' 'TestSuite\("tagger[a-z0-9-]*"' "$root/test" |
     sed -E 's/^TestSuite\("(.*)"$/\1/' | sort -u)
 [ ${#suites[@]} -gt 0 ] || die "no TestSuite(\"tagger-...\") found under $root/test"
-echo "suites: ${suites[*]}"
-# The tree's test runner must know each of them.
-listed=$(./test.py --no-build --list 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
-for suite in "${suites[@]}"; do
-    grep -qE "(^|[[:space:]])$suite[[:space:]]*\$" <<<"$listed" ||
-        die "./test.py --list does not list the TestSuite $suite"
-done
+examples=$(python3 -c 'import sys; g = {}; exec(open(sys.argv[1]).read(), g); print(len(g["cpp_examples"]))' \
+    "$root/test/examples-to-run.py")
+echo "suites: ${suites[*]}; examples: $examples"
 log=$(mktemp)
+set +e
+./test.py --no-build 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+clean=$(sed 's/\x1b\[[0-9;]*m//g' "$log")
+rm -f "$log"
 failed=()
 for suite in "${suites[@]}"; do
-    set +e
-    ./test.py --no-build -s "$suite" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
-    set -e
-    # test.py also "passes" when the suite is unknown (0 of 0 tests): insist on it.
-    if [ "$rc" -ne 0 ] ||
-        ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -qE "(^|] )PASS: TestSuite $suite\$"; then
-        failed+=("$suite")
-    fi
+    # test.py also "passes" when a suite is unknown: insist on each one.
+    grep -qE "(^|] )PASS: TestSuite $suite\$" <<<"$clean" || failed+=("$suite")
 done
-rm -f "$log"
-[ ${#failed[@]} -eq 0 ] || die "./test.py failed or did not run the TestSuite(s): ${failed[*]}"
+passed=$(grep -cE '(^|] )PASS: Example contrib/tagger/' <<<"$clean" || true)
+[ "$rc" -eq 0 ] || die "./test.py failed (exit $rc)"
+[ ${#failed[@]} -eq 0 ] || die "./test.py did not pass the TestSuite(s): ${failed[*]}"
+[ "$passed" -eq "$examples" ] ||
+    die "./test.py passed $passed of the $examples programs of test/examples-to-run.py"
 end
 
 begin "run ($DEMO)"

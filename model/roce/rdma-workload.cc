@@ -20,6 +20,8 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -685,23 +687,58 @@ LoadFlowFile(const std::string& path)
     return flows;
 }
 
+namespace
+{
+/// \param path a path \return whether it is a regular file that can be opened for reading
+bool
+IsReadableFile(const std::string& path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && std::ifstream(path).good();
+}
+
+/// \return the directory of the running program ("" when unknown)
+std::string
+ExecutableDirectory()
+{
+    std::vector<char> buf(4096);
+    ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+    if (n <= 0)
+    {
+        return "";
+    }
+    std::string exe(buf.data(), std::size_t(n));
+    std::size_t slash = exe.rfind('/');
+    return slash == std::string::npos ? "" : exe.substr(0, slash);
+}
+} // namespace
+
 std::string
 FindTaggerDataFile(const std::string& name)
 {
     std::vector<std::string> dirs;
+#ifdef TAGGER_DATA_DIR_BUILTIN
+    dirs.emplace_back(TAGGER_DATA_DIR_BUILTIN); // the source tree's data/, set by the build
+#endif
+    // From the program's directory upwards: data/ or contrib/tagger/data/ in
+    // a standalone build directory's parent or an ns-3 tree's top.
+    std::string dir = ExecutableDirectory();
+    for (int up = 0; up < 6 && !dir.empty(); ++up)
+    {
+        dirs.push_back(dir + "/data");
+        dirs.push_back(dir + "/contrib/tagger/data");
+        std::size_t slash = dir.rfind('/');
+        dir = slash == std::string::npos || slash == 0 ? "" : dir.substr(0, slash);
+    }
     if (const char* env = std::getenv("TAGGER_DATA_DIR"))
     {
         dirs.emplace_back(env);
-    }
-    for (const char* d : {"data", "contrib/tagger/data", "src/tagger/data", "../data"})
-    {
-        dirs.emplace_back(d);
     }
     std::string tried;
     for (const std::string& d : dirs)
     {
         std::string path = d + "/" + name;
-        if (std::ifstream(path).good())
+        if (IsReadableFile(path))
         {
             return path;
         }

@@ -160,10 +160,13 @@ bool ParseFlowFile(std::istream& in,
 std::vector<GeneratedFlow> LoadFlowFile(const std::string& path);
 
 /**
- * Find a data file shipped with the module (e.g. "websearch.cdf"): the first
- * of $TAGGER_DATA_DIR/, data/, contrib/tagger/data/, src/tagger/data/ and
- * ../data/ (relative to the working directory) that holds it;
- * NS_FATAL_ERROR listing the places tried when none does.
+ * Find a data file shipped with the module (e.g. "websearch.cdf"), wherever
+ * the program runs from: the first that holds it of the module's data/
+ * folder as the build recorded it (TAGGER_DATA_DIR_BUILTIN, set by
+ * CMakeLists.txt and wscript), data/ and contrib/tagger/data/ in the
+ * program's directory and up to five of its parents, and $TAGGER_DATA_DIR
+ * (for a module moved after it was built); NS_FATAL_ERROR listing the places
+ * tried when none does.
  * \param name the file name \return its path
  */
 std::string FindTaggerDataFile(const std::string& name);

@@ -1,0 +1,27 @@
+#! /usr/bin/env python3
+# -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The tagger module's programs that ns-3's ./test.py runs (waf and CMake
+# trees alike), each a short run that must exit 0.  Each tuple is
+#
+#     (program and arguments, do_run, do_valgrind_run).
+#
+# test.py skips a program that was not built (pfc-incast and pfc-bench need
+# the applications and point-to-point modules).  The standalone build runs
+# the same programs as ctest smoke tests that also check their RESULT lines
+# (CMakeLists.txt).
+cpp_examples = [
+    ("tagger-rules --topology=clos --elp=bounce --bounces=1 --algorithm=clos", "True", "False"),
+    ("tagger-clos-bounce --tagger=0 --out=tagger-clos-bounce-pfc", "True", "False"),
+    ("tagger-clos-bounce --tagger=1 --out=tagger-clos-bounce-tagger", "True", "False"),
+    ("tagger-routing-loop --mode=tagger --out=tagger-routing-loop", "True", "False"),
+    ("tagger-pause-propagation --mode=ttl --out=tagger-pause-propagation", "True", "False"),
+    ("pfc-incast --senders=8 --out=pfc-incast", "True", "False"),
+    ("pfc-bench --runs=1 --k16=false", "True", "False"),
+    ("rdma-incast --senders=4", "True", "False"),
+    ("rdma-workload --load=0.3 --stop-ms=2", "True", "False"),
+]
+
+# No Python examples.
+python_examples = []
