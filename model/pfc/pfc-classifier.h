@@ -40,8 +40,7 @@ struct PfcPacketContext
 /**
  * \ingroup tagger
  * The switch's priority policy.  One small interface, so that plain PFC
- * (DSCP/PCP map), Tagger rules and TTL priorities are interchangeable
- *.
+ * (DSCP/PCP map), Tagger rules and TTL priorities are interchangeable.
  */
 class PfcClassifier : public Object
 {
