@@ -5,7 +5,8 @@
 /**
  * \file
  * \ingroup tagger-tests
- * Helpers shared by the module's ns-3 test suites: checking that code ends
+ * Helpers shared by the module's ns-3 test suites (include it as
+ * "../tagger-test-helpers.h" from a folder of test/): checking that code ends
  * the program with an error message (NS_FATAL_ERROR, NS_ABORT_MSG), in a
  * child process as GoogleTest's death tests do; GoogleTest's tolerance for
  * doubles; the bytes of a packet; and running an external program (tshark)
@@ -110,8 +111,10 @@ ReadAll(int fd)
  * expression) matches somewhere.
  *
  * Whatever \p body changes, it changes in the child only.  The child's
- * standard output is discarded and it writes no core file.  POSIX only
- * (fork, pipe, waitpid).
+ * standard output is discarded and it writes no core file.  An exception
+ * that escapes \p body is reported as such, not taken for the end of the
+ * program.  POSIX only (fork, pipe, waitpid).  Use it as
+ *   NS_TEST_EXPECT_MSG_EQ(CheckFatalError([&pfc]() { pfc.SetClass(8, 1); }, "class 8"), "", "...");
  *
  * \param body the code expected to end the program
  * \param pattern what its error message must contain
@@ -129,6 +132,7 @@ CheckFatalError(const std::function<void()>& body, const std::string& pattern)
     // Nothing buffered in the parent may be written twice by the child.
     std::cout.flush();
     std::cerr.flush();
+    std::clog.flush();
     std::fflush(nullptr);
     pid_t pid = fork();
     if (pid < 0)

@@ -125,6 +125,80 @@ SendData(Ptr<PfcNetDevice> dev, uint32_t frameBytes, uint8_t cls)
     return dev->Send(MakeIpv4Packet(frameBytes, cls), dev->GetPeerAddress(), kEtherTypeIpv4);
 }
 
+/// A data frame to send: (frame size in bytes, class).
+using FrameSpec = std::pair<uint32_t, uint8_t>;
+/// Data frames to send one after the other.
+using Frames = std::vector<FrameSpec>;
+
+/**
+ * Send data frames from \p dev to its peer, in order, in one event: the
+ * first may start at once, the others queue behind it.
+ * \param dev the sending device \param frames (frame size, class) of each
+ */
+void
+SendFrames(Ptr<PfcNetDevice> dev, const Frames& frames)
+{
+    for (const FrameSpec& f : frames)
+    {
+        SendData(dev, f.first, f.second);
+    }
+}
+
+/**
+ * SendData as an event that keeps what Send returned.
+ * \param[out] accepted what Send returned
+ * \param dev the sending device \param frameBytes frame size \param cls class
+ */
+void
+SendDataInto(bool* accepted, Ptr<PfcNetDevice> dev, uint32_t frameBytes, uint8_t cls)
+{
+    *accepted = SendData(dev, frameBytes, cls);
+}
+
+/**
+ * Sample PfcNetDevice::IsClassPaused (an event).
+ * \param[out] paused the answer \param dev the device \param cls the class
+ */
+void
+SampleClassPaused(bool* paused, Ptr<PfcNetDevice> dev, uint8_t cls)
+{
+    *paused = dev->IsClassPaused(cls);
+}
+
+/**
+ * Sample PfcNetDevice::IsPausingPeer (an event).
+ * \param[out] pausing the answer \param dev the device \param cls the class
+ */
+void
+SamplePausingPeer(bool* pausing, Ptr<PfcNetDevice> dev, uint8_t cls)
+{
+    *pausing = dev->IsPausingPeer(cls);
+}
+
+/**
+ * Sample PfcNetDevice::IsLinkUp (an event).
+ * \param[out] up the answer \param dev the device
+ */
+void
+SampleLinkUp(bool* up, Ptr<PfcNetDevice> dev)
+{
+    *up = dev->IsLinkUp();
+}
+
+/// Count a call (a link change callback). \param n the counter
+void
+Count(uint32_t* n)
+{
+    ++*n;
+}
+
+/// Count a packet (a trace sink). \param n the counter \param p the packet
+void
+CountPacket(uint32_t* n, Ptr<const Packet> p)
+{
+    ++*n;
+}
+
 /**
  * A PFC body for one class.
  * \param cls the class \param quanta its time (0: RESUME)
@@ -363,10 +437,7 @@ class PfcFrameTimingTestCase : public PfcDeviceTestCase
             p.db->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
             p.db->TraceConnectWithoutContext("PhyRxEnd", MakeCallback(&FrameLog::Eth, &phyRx));
             p.da->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&FrameLog::Eth, &txEnd));
-            Simulator::Schedule(kT0, [&p]() {
-                SendData(p.da, 1226, 0);
-                SendData(p.da, 1226, 2);
-            });
+            Simulator::Schedule(kT0, &SendFrames, p.da, Frames{{1226, 0}, {1226, 2}});
             Simulator::Stop(MicroSeconds(100));
             Simulator::Run();
             Time wire = p.da->GetWireTime(1226);
@@ -394,10 +465,7 @@ class PfcFrameTimingTestCase : public PfcDeviceTestCase
             PfcPair p = MakePair("8Gbps", MicroSeconds(2));
             FrameLog rx;
             p.db->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
-            Simulator::Schedule(kT0, [&p]() {
-                SendData(p.da, 40, 1);
-                SendData(p.da, 61, 1);
-            });
+            Simulator::Schedule(kT0, &SendFrames, p.da, Frames{{40, 1}, {61, 1}});
             Simulator::Stop(MicroSeconds(100));
             Simulator::Run();
             Time runt = p.da->GetWireTime(40);
@@ -431,6 +499,17 @@ class PfcFrameTimingTestCase : public PfcDeviceTestCase
 // ---------------------------------------------------------------------------
 
 /**
+ * Keep a copy of a frame and when it came (a trace sink).
+ * \param[out] frames the copies \param[out] times when \param f the frame
+ */
+void
+CopyFrame(std::vector<Ptr<Packet>>* frames, std::vector<Time>* times, Ptr<const Packet> f)
+{
+    frames->push_back(f->Copy());
+    times->push_back(Simulator::Now());
+}
+
+/**
  * \ingroup tagger-tests
  * The bytes of a PFC frame as the peer receives them: 802.1Qbb layout, 60
  * bytes (64 with the FCS), and its arrival time.
@@ -450,12 +529,8 @@ class PfcFrameBytesTestCase : public PfcDeviceTestCase
         std::vector<Ptr<Packet>> frames;
         std::vector<Time> times;
         PfcLog rxPfc;
-        p.db->TraceConnectWithoutContext(
-            "PhyRxEnd",
-            Callback<void, Ptr<const Packet>>([&frames, &times](Ptr<const Packet> f) {
-                frames.push_back(f->Copy());
-                times.push_back(Simulator::Now());
-            }));
+        p.db->TraceConnectWithoutContext("PhyRxEnd",
+                                         MakeBoundCallback(&CopyFrame, &frames, &times));
         p.db->TraceConnectWithoutContext("PfcRx", MakeCallback(&PfcLog::Sink, &rxPfc));
         PfcHeader pfc;
         pfc.SetClass(3, 0x1234);
@@ -559,15 +634,12 @@ class PfcPauseTimingTestCase : public PfcDeviceTestCase
             p.da->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&FrameLog::Eth, &tx));
             p.da->TraceConnectWithoutContext("ClassPause", MakeCallback(&PauseLog::Sink, &pauses));
             Simulator::Schedule(kT0, &PfcNetDevice::SendPfcFrame, p.db, Pfc(3, 100));
-            Simulator::Schedule(At(4900), [&p]() { SendData(p.da, 1000, 3); });
-            Simulator::Schedule(At(6000), [&p]() {
-                SendData(p.da, 1000, 3);
-                SendData(p.da, 1000, 0);
-            });
+            Simulator::Schedule(At(4900), &SendFrames, p.da, Frames{{1000, 3}});
+            Simulator::Schedule(At(6000), &SendFrames, p.da, Frames{{1000, 3}, {1000, 0}});
             bool pausedAt4923 = true;
             bool pausedAt4925 = false;
-            Simulator::Schedule(At(4923), [&]() { pausedAt4923 = p.da->IsClassPaused(3); });
-            Simulator::Schedule(At(4925), [&]() { pausedAt4925 = p.da->IsClassPaused(3); });
+            Simulator::Schedule(At(4923), &SampleClassPaused, &pausedAt4923, p.da, 3);
+            Simulator::Schedule(At(4925), &SampleClassPaused, &pausedAt4925, p.da, 3);
             Simulator::Stop(MicroSeconds(100));
             Simulator::Run();
             Time processing = p.da->GetProcessingDelay();
@@ -595,8 +667,8 @@ class PfcPauseTimingTestCase : public PfcDeviceTestCase
             p.da->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&FrameLog::Eth, &tx));
             p.da->TraceConnectWithoutContext("ClassPause", MakeCallback(&PauseLog::Sink, &pauses));
             Simulator::Schedule(kT0, &PfcNetDevice::SendPfcFrame, p.db, Pfc(3, 100));
-            Simulator::Schedule(At(3000), [&p]() { SendData(p.da, 1000, 3); });
-            Simulator::Schedule(At(3100), [&p]() { SendData(p.da, 1000, 3); });
+            Simulator::Schedule(At(3000), &SendFrames, p.da, Frames{{1000, 3}});
+            Simulator::Schedule(At(3100), &SendFrames, p.da, Frames{{1000, 3}});
             Simulator::Stop(MicroSeconds(100));
             Simulator::Run();
             Time processing = p.da->GetProcessingDelay();
@@ -640,7 +712,7 @@ class PfcPauseRefreshTestCase : public PfcDeviceTestCase
         p.da->TraceConnectWithoutContext("ClassPause", MakeCallback(&PauseLog::Sink, &pauses));
         Simulator::Schedule(kT0, &PfcNetDevice::SendPfcFrame, p.db, Pfc(3, q1));
         Simulator::Schedule(At(3000), &PfcNetDevice::SendPfcFrame, p.db, Pfc(3, q2));
-        Simulator::Schedule(At(5000), [&p]() { SendData(p.da, 1000, 3); });
+        Simulator::Schedule(At(5000), &SendFrames, p.da, Frames{{1000, 3}});
         Simulator::Stop(MilliSeconds(1));
         Simulator::Run();
         Simulator::Destroy();
@@ -735,11 +807,9 @@ class PfcStartPausingTestCase : public PfcDeviceTestCase
         {
             Simulator::Schedule(At(stopNs), &PfcNetDevice::StopPausing, p.db, 3);
         }
-        Simulator::Schedule(At(5000), [&]() {
-            r.pausingMid = p.db->IsPausingPeer(3);
-            SendData(p.da, 1000, 3);
-        });
-        Simulator::Schedule(At(12000), [&]() { r.pausedAt12000 = p.da->IsClassPaused(3); });
+        Simulator::Schedule(At(5000), &SamplePausingPeer, &r.pausingMid, p.db, 3);
+        Simulator::Schedule(At(5000), &SendFrames, p.da, Frames{{1000, 3}});
+        Simulator::Schedule(At(12000), &SampleClassPaused, &r.pausedAt12000, p.da, 3);
         Simulator::Stop(At(40000));
         Simulator::Run();
         r.pausingEnd = p.db->IsPausingPeer(3);
@@ -852,12 +922,7 @@ class PfcAheadOfDataTestCase : public PfcDeviceTestCase
         p.da->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&FrameLog::Eth, &txEnd));
         p.db->TraceConnectWithoutContext("PhyRxEnd", MakeCallback(&FrameLog::Eth, &rx));
         p.db->TraceConnectWithoutContext("PfcRx", MakeCallback(&PfcLog::Sink, &rxPfc));
-        Simulator::Schedule(kT0, [&p]() {
-            for (int i = 0; i < 3; ++i)
-            {
-                SendData(p.da, 1000, 0);
-            }
-        });
+        Simulator::Schedule(kT0, &SendFrames, p.da, Frames(3, {1000, 0}));
         Simulator::Schedule(At(500), &PfcNetDevice::SendPfcFrame, p.da, Pfc(5, 7));
         Simulator::Schedule(At(600), &PfcNetDevice::SendPfcFrame, p.da, Pfc(5, 0));
         Simulator::Stop(MicroSeconds(100));
@@ -915,13 +980,12 @@ class PfcSchedulerTestCase : public PfcDeviceTestCase
             p.da->SetAttribute("Scheduler", PointerValue(scheduler));
         }
         p.db->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
-        Simulator::Schedule(kT0, [&p, classes]() {
-            SendData(p.da, 1000, 0);
-            for (uint8_t c : classes)
-            {
-                SendData(p.da, 1000, c);
-            }
-        });
+        Frames frames{{1000, 0}};
+        for (uint8_t c : classes)
+        {
+            frames.emplace_back(1000, c);
+        }
+        Simulator::Schedule(kT0, &SendFrames, p.da, frames);
         Simulator::Stop(MicroSeconds(100));
         Simulator::Run();
         Simulator::Destroy();
@@ -999,26 +1063,17 @@ class PfcLinkDownTestCase : public PfcDeviceTestCase
             uint32_t linkChanges = 0;
             p.da->TraceConnectWithoutContext("Drop", MakeCallback(&DropLog::Sink, &drops));
             p.db->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
-            p.channel->TraceConnectWithoutContext(
-                "Lost",
-                Callback<void, Ptr<const Packet>>([&lost](Ptr<const Packet>) { ++lost; }));
-            p.da->AddLinkChangeCallback(Callback<void>([&linkChanges]() { ++linkChanges; }));
-            Simulator::Schedule(kT0, [&p]() {
-                for (int i = 0; i < 3; ++i)
-                {
-                    SendData(p.da, 1000, 0);
-                }
-            });
+            p.channel->TraceConnectWithoutContext("Lost", MakeBoundCallback(&CountPacket, &lost));
+            p.da->AddLinkChangeCallback(MakeBoundCallback(&Count, &linkChanges));
+            Simulator::Schedule(kT0, &SendFrames, p.da, Frames(3, {1000, 0}));
             Simulator::Schedule(At(1500), &PfcChannel::SetLinkUp, p.channel, false);
             bool sentWhileDown = true;
             bool upWhileDown = true;
-            Simulator::Schedule(At(2000), [&]() {
-                upWhileDown = p.da->IsLinkUp();
-                sentWhileDown = SendData(p.da, 1000, 0);
-            });
+            Simulator::Schedule(At(2000), &SampleLinkUp, &upWhileDown, p.da);
+            Simulator::Schedule(At(2000), &SendDataInto, &sentWhileDown, p.da, 1000, 0);
             Simulator::Schedule(At(5000), &PfcChannel::SetLinkUp, p.channel, true);
             bool sentAfterUp = false;
-            Simulator::Schedule(At(6000), [&]() { sentAfterUp = SendData(p.da, 1000, 2); });
+            Simulator::Schedule(At(6000), &SendDataInto, &sentAfterUp, p.da, 1000, 2);
             Simulator::Stop(MicroSeconds(100));
             Simulator::Run();
             uint64_t linkDownCount = p.da->GetDropCount(PfcDropReason::LINK_DOWN);
@@ -1061,7 +1116,7 @@ class PfcLinkDownTestCase : public PfcDeviceTestCase
             Simulator::Schedule(kT0, &PfcNetDevice::StartPausing, p.db, 3);
             Simulator::Schedule(At(6000), &PfcChannel::SetLinkUp, p.channel, false);
             bool pausedWhileDown = true;
-            Simulator::Schedule(At(7000), [&]() { pausedWhileDown = p.da->IsClassPaused(3); });
+            Simulator::Schedule(At(7000), &SampleClassPaused, &pausedWhileDown, p.da, 3);
             Simulator::Schedule(At(8000), &PfcChannel::SetLinkUp, p.channel, true);
             Simulator::Stop(At(15000));
             Simulator::Run();
@@ -1091,7 +1146,7 @@ class PfcLinkDownTestCase : public PfcDeviceTestCase
             Simulator::Schedule(kT0, &PfcNetDevice::SendPfcFrame, p.db, Pfc(3, 1000));
             Simulator::Schedule(At(2000), &PfcChannel::SetLinkUp, p.channel, false);
             Simulator::Schedule(At(6000), &PfcChannel::SetLinkUp, p.channel, true);
-            Simulator::Schedule(At(7000), [&p]() { SendData(p.da, 1000, 3); });
+            Simulator::Schedule(At(7000), &SendFrames, p.da, Frames{{1000, 3}});
             Simulator::Stop(MilliSeconds(1));
             Simulator::Run();
             Simulator::Destroy();
@@ -1140,7 +1195,7 @@ class PfcPcapTestCase : public PfcDeviceTestCase
                                 &PfcNetDevice::SendPfcFrame,
                                 p.da,
                                 Pfc(3, 0x0102));
-            Simulator::Schedule(MicroSeconds(20), [&p]() { SendData(p.da, 1000, 2); });
+            Simulator::Schedule(MicroSeconds(20), &SendFrames, p.da, Frames{{1000, 2}});
             Simulator::Schedule(MicroSeconds(30), &PfcNetDevice::SendPfcFrame, p.db, Pfc(6, 9));
             Simulator::Stop(MicroSeconds(100));
             Simulator::Run();
@@ -1271,6 +1326,66 @@ class PfcPcapTestCase : public PfcDeviceTestCase
 // ---------------------------------------------------------------------------
 
 /**
+ * Read every datagram waiting on a socket (its receive callback).
+ * \param[out] packets datagrams counted \param[out] bytes their bytes
+ * \param socket the socket
+ */
+void
+ReceiveAll(uint32_t* packets, uint32_t* bytes, Ptr<Socket> socket)
+{
+    while (Ptr<Packet> pkt = socket->Recv())
+    {
+        ++*packets;
+        *bytes += pkt->GetSize();
+    }
+}
+
+/**
+ * Send one datagram on a connected socket (an event).
+ * \param socket the socket \param payload its size (bytes)
+ * \param[out] failures incremented when Send fails
+ */
+void
+SendUdp(Ptr<Socket> socket, uint32_t payload, uint32_t* failures)
+{
+    if (socket->Send(Create<Packet>(payload)) < 0)
+    {
+        ++*failures;
+    }
+}
+
+/// What PfcHostStackTestCase samples of the sender inside and after the pause.
+struct HostTxProbe
+{
+    Ptr<PfcNetDevice> dev;             //!< the sender's device
+    Ptr<NetDeviceQueueInterface> ndqi; //!< its transmit queues
+    Ptr<QueueDisc> root;               //!< its root queue disc (mq)
+    bool stopped3 = false;             //!< class-3 transmit queue stopped, inside
+    bool stopped0 = true;              //!< class-0 transmit queue stopped, inside
+    uint32_t heldInTc = 0;             //!< class-3 packets in traffic control, inside
+    uint64_t inDevice3 = 1;            //!< class-3 bytes queued in the device, inside
+    bool stoppedAfter = true;          //!< class-3 transmit queue stopped, after
+
+    /// Sample inside the pause.
+    void InsidePause()
+    {
+        stopped3 = ndqi->GetTxQueue(3)->IsStopped();
+        stopped0 = ndqi->GetTxQueue(0)->IsStopped();
+        // Enqueued minus sent: what the class-3 child holds, the packet
+        // it dequeued and requeued when it found the queue stopped included.
+        const QueueDisc::Stats& st = root->GetQueueDiscClass(3)->GetQueueDisc()->GetStats();
+        heldInTc = st.nTotalEnqueuedPackets - st.nTotalSentPackets;
+        inDevice3 = dev->GetQueueBytes(3);
+    }
+
+    /// Sample after the pause.
+    void After()
+    {
+        stoppedAfter = ndqi->GetTxQueue(3)->IsStopped();
+    }
+};
+
+/**
  * \ingroup tagger-tests
  * Two hosts with InternetStackHelper and PfcHelper::InstallHostTrafficControl,
  * two UDP flows (class 3 and class 0).  The receiver pauses class 3 for a
@@ -1324,14 +1439,7 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
         {
             Ptr<Socket> rx = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
             rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), ports[f]));
-            rx->SetRecvCallback(
-                Callback<void, Ptr<Socket>>([&received, &receivedBytes, f](Ptr<Socket> s) {
-                    while (Ptr<Packet> pkt = s->Recv())
-                    {
-                        ++received[f];
-                        receivedBytes[f] += pkt->GetSize();
-                    }
-                }));
+            rx->SetRecvCallback(MakeBoundCallback(&ReceiveAll, &received[f], &receivedBytes[f]));
             sockets.push_back(rx);
         }
         // Senders, the TOS carrying the class: TOS = DSCP << 2 = (cls << 3) << 2.
@@ -1345,12 +1453,11 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
             sockets.push_back(tx);
             for (uint32_t i = 0; i < kPackets; ++i)
             {
-                Simulator::Schedule(MicroSeconds(10 + 2 * i), [tx, &sendFailures, kPayload]() {
-                    if (tx->Send(Create<Packet>(kPayload)) < 0)
-                    {
-                        ++sendFailures;
-                    }
-                });
+                Simulator::Schedule(MicroSeconds(10 + 2 * i),
+                                    &SendUdp,
+                                    tx,
+                                    kPayload,
+                                    &sendFailures);
             }
         }
         FrameLog aTx;
@@ -1363,22 +1470,9 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
         Ptr<NetDeviceQueueInterface> ndqi = da->GetObject<NetDeviceQueueInterface>();
         Ptr<TrafficControlLayer> tc = nodes.Get(0)->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> root = tc->GetRootQueueDiscOnDevice(da);
-        bool stopped3 = false;
-        bool stopped0 = true;
-        uint32_t heldInTc = 0;
-        uint64_t inDevice3 = 1;
-        Simulator::Schedule(MicroSeconds(81), [&]() {
-            stopped3 = ndqi->GetTxQueue(3)->IsStopped();
-            stopped0 = ndqi->GetTxQueue(0)->IsStopped();
-            // Enqueued minus sent: what the class-3 child holds, the packet
-            // it dequeued and requeued when it found the queue stopped included.
-            const QueueDisc::Stats& st = root->GetQueueDiscClass(3)->GetQueueDisc()->GetStats();
-            heldInTc = st.nTotalEnqueuedPackets - st.nTotalSentPackets;
-            inDevice3 = da->GetQueueBytes(3);
-        });
-        bool stoppedAfter = true;
-        Simulator::Schedule(MicroSeconds(300),
-                            [&]() { stoppedAfter = ndqi->GetTxQueue(3)->IsStopped(); });
+        HostTxProbe probe{da, ndqi, root};
+        Simulator::Schedule(MicroSeconds(81), &HostTxProbe::InsidePause, &probe);
+        Simulator::Schedule(MicroSeconds(300), &HostTxProbe::After, &probe);
         Simulator::Stop(MilliSeconds(1));
         Simulator::Run();
         uint64_t devDrops = 0;
@@ -1403,11 +1497,11 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
         NS_TEST_EXPECT_MSG_EQ(receivedBytes[0], kPackets * kPayload, "class-3 bytes");
         NS_TEST_EXPECT_MSG_EQ(devDrops, 0u, "no device drops");
         NS_TEST_EXPECT_MSG_EQ(tcDrops, 0u, "no traffic-control drops");
-        NS_TEST_EXPECT_MSG_EQ(stopped3, true, "class-3 transmit queue stopped while paused");
-        NS_TEST_EXPECT_MSG_EQ(stopped0, false, "class-0 transmit queue running");
-        NS_TEST_EXPECT_MSG_EQ(heldInTc, 13u, "class-3 packets held in traffic control");
-        NS_TEST_EXPECT_MSG_EQ(inDevice3, 0u, "no class-3 bytes queued in the device");
-        NS_TEST_EXPECT_MSG_EQ(stoppedAfter, false, "class-3 transmit queue woken after");
+        NS_TEST_EXPECT_MSG_EQ(probe.stopped3, true, "class-3 transmit queue stopped while paused");
+        NS_TEST_EXPECT_MSG_EQ(probe.stopped0, false, "class-0 transmit queue running");
+        NS_TEST_EXPECT_MSG_EQ(probe.heldInTc, 13u, "class-3 packets held in traffic control");
+        NS_TEST_EXPECT_MSG_EQ(probe.inDevice3, 0u, "no class-3 bytes queued in the device");
+        NS_TEST_EXPECT_MSG_EQ(probe.stoppedAfter, false, "class-3 transmit queue woken after");
 
         // The wire: no class-3 frame starts inside the pause; the backlog starts
         // right when it ends; class 0 sends at 56, 58, ..., 118 us (32) inside it.

@@ -13,6 +13,7 @@
  * back.
  */
 
+#include "../tagger-test-helpers.h"
 #include "pfc-test-util.h"
 
 #include "ns3/mac48-address.h"
@@ -28,6 +29,7 @@
 #include <vector>
 
 using namespace ns3;
+using tagger::test::CheckFatalError;
 
 namespace
 {
@@ -482,17 +484,17 @@ class PfcHeaderBadClassTestCase : public TestCase
     void DoRun() override
     {
         PfcHeader pfc;
-        NS_TEST_EXPECT_MSG_EQ(CheckFatal([&pfc]() { pfc.SetClass(8, 1); }, "class 8"),
+        NS_TEST_EXPECT_MSG_EQ(CheckFatalError([&pfc]() { pfc.SetClass(8, 1); }, "class 8"),
                               "",
                               "PfcHeader::SetClass(8, 1)");
-        NS_TEST_EXPECT_MSG_EQ(CheckFatal([&pfc]() { pfc.GetQuanta(9); }, "class 9"),
+        NS_TEST_EXPECT_MSG_EQ(CheckFatalError([&pfc]() { pfc.GetQuanta(9); }, "class 9"),
                               "",
                               "PfcHeader::GetQuanta(9)");
         EthernetDot1qHeader eth;
-        NS_TEST_EXPECT_MSG_EQ(CheckFatal([&eth]() { eth.SetVlan(8); }, "PCP 8"),
+        NS_TEST_EXPECT_MSG_EQ(CheckFatalError([&eth]() { eth.SetVlan(8); }, "PCP 8"),
                               "",
                               "EthernetDot1qHeader::SetVlan(8)");
-        NS_TEST_EXPECT_MSG_EQ(CheckFatal([&eth]() { eth.SetVlan(1, 4096); }, "VID 4096"),
+        NS_TEST_EXPECT_MSG_EQ(CheckFatalError([&eth]() { eth.SetVlan(1, 4096); }, "VID 4096"),
                               "",
                               "EthernetDot1qHeader::SetVlan(1, 4096)");
     }

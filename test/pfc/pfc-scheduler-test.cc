@@ -13,6 +13,7 @@
  * and Varghese checks the scheduler on random inputs.
  */
 
+#include "../tagger-test-helpers.h"
 #include "pfc-test-util.h"
 
 #include "ns3/object-factory.h"
@@ -29,6 +30,7 @@
 #include <vector>
 
 using namespace ns3;
+using tagger::test::CheckFatalError;
 
 namespace
 {
@@ -491,13 +493,14 @@ class DwrrBadWeightsTestCase : public SchedulerTestCase
   private:
     /**
      * \param weights a Weights value \param pattern what the message must match
-     * \return CheckFatal's verdict for setting \p weights
+     * \return CheckFatalError's verdict for setting \p weights
      */
     static std::string SetWeights(const std::string& weights, const std::string& pattern)
     {
         Ptr<DwrrPfcScheduler> s = CreateObject<DwrrPfcScheduler>();
-        return CheckFatal([&s, &weights]() { s->SetAttribute("Weights", StringValue(weights)); },
-                          pattern);
+        return CheckFatalError(
+            [&s, &weights]() { s->SetAttribute("Weights", StringValue(weights)); },
+            pattern);
     }
 
     void DoRun() override

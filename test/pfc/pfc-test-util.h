@@ -6,9 +6,8 @@
  * \file
  * \ingroup tagger-tests
  * Shared by the ns-3 test files of test/pfc: the test cases one file adds to
- * a TestSuite another file defines, and (from ../check-fatal.h) CheckFatal,
- * which checks that a call ends the program with NS_FATAL_ERROR /
- * NS_ABORT_MSG.
+ * a TestSuite another file defines.  (The death checks, CheckFatalError,
+ * are in ../tagger-test-helpers.h.)
  *
  * The suites of test/pfc and their files:
  *  - tagger-mmu:        switch-mmu-test-suite.cc, switch-mmu-threshold-test.cc,
@@ -24,8 +23,6 @@
 
 #ifndef TAGGER_PFC_TEST_UTIL_H
 #define TAGGER_PFC_TEST_UTIL_H
-
-#include "../check-fatal.h"
 
 #include "ns3/test.h"
 

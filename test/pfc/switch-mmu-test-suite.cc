@@ -24,6 +24,7 @@
  * (switch-mmu-threshold-test.cc).
  */
 
+#include "../tagger-test-helpers.h"
 #include "pfc-test-util.h"
 #include "switch-mmu-test-util.h"
 
@@ -45,6 +46,7 @@
 #include <vector>
 
 using namespace ns3;
+using tagger::test::CheckFatalError;
 
 namespace
 {
@@ -594,16 +596,16 @@ class MmuConfigErrorsTestCase : public MmuTestCase
     {
         // BufferSize 28,000: Bs = 18,000 - 18,000 = 0.
         NS_TEST_EXPECT_MSG_EQ(
-            CheckFatal(&SetupNoSharedBuffer, "BufferSize 28000.*PrivateBytes 3000.*18000"),
+            CheckFatalError(&SetupNoSharedBuffer, "BufferSize 28000.*PrivateBytes 3000.*18000"),
             "",
             "no shared buffer");
         NS_TEST_EXPECT_MSG_EQ(
-            CheckFatal(&SetupLossyPoolLargerThanBuffer,
-                       "LossyPoolSize \\(10000 B\\) is larger than BufferSize \\(9000 B\\)"),
+            CheckFatalError(&SetupLossyPoolLargerThanBuffer,
+                            "LossyPoolSize \\(10000 B\\) is larger than BufferSize \\(9000 B\\)"),
             "",
             "lossy pool larger than the buffer");
         NS_TEST_EXPECT_MSG_EQ(
-            CheckFatal(&SetupFormulaModeWithoutLink, "FixedResponse but port 1 has no link"),
+            CheckFatalError(&SetupFormulaModeWithoutLink, "FixedResponse but port 1 has no link"),
             "",
             "a formula headroom mode needs every port's link");
     }

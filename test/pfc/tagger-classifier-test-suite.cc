@@ -35,13 +35,16 @@
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pfc-stats-helper.h"
+#include "ns3/pfc-switch-net-device.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/switch-mmu.h"
 #include "ns3/tagger-algorithms.h"
 #include "ns3/tagger-elp.h"
 #include "ns3/tagger-helper.h"
@@ -740,6 +743,31 @@ class BouncePacketTestCase : public TestCase
         }
     }
 
+    /**
+     * Record what the network holds while S2 pauses class 2 (the queued and
+     * delivered fields of \p o).
+     * \param[out] o the outcome
+     * \param l3Out L3's port to S2
+     * \param l3Mmu L3's MMU
+     * \param l3FromS1 L3's switch port from S1
+     * \param h9 H9's NIC
+     */
+    static void ObservePaused(Outcome* o,
+                              Ptr<PfcNetDevice> l3Out,
+                              Ptr<SwitchMmu> l3Mmu,
+                              uint32_t l3FromS1,
+                              Ptr<RdmaNic> h9)
+    {
+        o->queued1 = l3Out->GetQueue(1).size();
+        o->queued2 = l3Out->GetQueue(2).size();
+        for (const PfcQueueEntry& e : l3Out->GetQueue(2))
+        {
+            o->queued2Dscp2 += ParseFrame(e.frame).dscp == 2 ? 1 : 0;
+        }
+        o->l3IngressBytes = l3Mmu->GetIngressBytes(l3FromS1, 1);
+        o->deliveredWhilePaused = h9->GetBytesDelivered();
+    }
+
     /// \param egressByOldTag the classifier attribute \return what happened
     Outcome Run(bool egressByOldTag)
     {
@@ -777,17 +805,13 @@ class BouncePacketTestCase : public TestCase
 
         // S2 pauses class 2 towards L3 from 1 us (refreshing) until 150 us.
         Simulator::Schedule(MicroSeconds(1), &PfcNetDevice::StartPausing, s2In, uint8_t(2));
-        Simulator::Schedule(MicroSeconds(150), [&o, l3Out, &net, l3, l3FromS1, &rdma, h9]() {
-            o.queued1 = l3Out->GetQueue(1).size();
-            o.queued2 = l3Out->GetQueue(2).size();
-            for (const PfcQueueEntry& e : l3Out->GetQueue(2))
-            {
-                o.queued2Dscp2 += ParseFrame(e.frame).dscp == 2 ? 1 : 0;
-            }
-            o.l3IngressBytes =
-                net.GetSwitch(l3)->GetMmu()->GetIngressBytes(net.GetSwitchPort(l3, l3FromS1), 1);
-            o.deliveredWhilePaused = rdma.GetNic(h9)->GetBytesDelivered();
-        });
+        Simulator::Schedule(MicroSeconds(150),
+                            &ObservePaused,
+                            &o,
+                            l3Out,
+                            net.GetSwitch(l3)->GetMmu(),
+                            net.GetSwitchPort(l3, l3FromS1),
+                            rdma.GetNic(h9));
         Simulator::Schedule(MicroSeconds(150), &PfcNetDevice::StopPausing, s2In, uint8_t(2));
         Simulator::Stop(MicroSeconds(400));
         Simulator::Run();

@@ -15,7 +15,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -25,6 +24,7 @@
 #include <vector>
 
 using namespace ns3::tagger;
+using ns3::tagger::test::ErrorOf;
 using ns3::tagger::test::HasSubstr;
 
 namespace
@@ -55,21 +55,6 @@ DataDir()
     auto pos = f.rfind("rules/");
     return (pos == std::string::npos ? std::string("test/") : f.substr(0, pos)) + "data";
 #endif
-}
-
-/// The message of the TaggerError thrown by fn ("" when none is thrown).
-std::string
-ErrorOf(const std::function<void()>& fn)
-{
-    try
-    {
-        fn();
-    }
-    catch (const TaggerError& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 std::string

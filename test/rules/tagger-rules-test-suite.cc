@@ -36,66 +36,6 @@ using namespace ns3::tagger;
 namespace
 {
 
-/**
- * \ingroup tagger-tests
- * The topology of the paper's Fig. 5(a): switches A, B and C in a triangle,
- * one host on each, with the port numbers of Table III (table-iii.h):
- * switches have 5 ports (0..4) so the port numbers are the paper's; hosts
- * have one port.
- */
-struct Triangle
-{
-    Topology topo;
-    NodeId a;
-    NodeId b;
-    NodeId c;
-    NodeId ha;
-    NodeId hb;
-    NodeId hc;
-
-    Triangle()
-    {
-        a = topo.AddNode("A", NodeKind::SWITCH, 5);
-        b = topo.AddNode("B", NodeKind::SWITCH, 5);
-        c = topo.AddNode("C", NodeKind::SWITCH, 5);
-        ha = topo.AddNode("HA", NodeKind::HOST, 1);
-        hb = topo.AddNode("HB", NodeKind::HOST, 1);
-        hc = topo.AddNode("HC", NodeKind::HOST, 1);
-        topo.AddLink(a, 2, ha, 0);
-        topo.AddLink(b, 2, hb, 0);
-        topo.AddLink(c, 4, hc, 0);
-        topo.AddLink(a, 3, b, 1);
-        topo.AddLink(a, 4, c, 1);
-        topo.AddLink(b, 4, c, 3);
-    }
-
-    /**
-     * The ELP of Fig. 5(a): every loop-free host-to-host path, i.e. for each
-     * ordered pair of hosts the direct path and the one through the third
-     * switch: 6 x 2 = 12 paths.
-     */
-    std::vector<Path> AllPaths() const
-    {
-        const NodeId sw[3] = {a, b, c};
-        const NodeId host[3] = {ha, hb, hc};
-        std::vector<Path> paths;
-        for (int s = 0; s < 3; ++s)
-        {
-            for (int d = 0; d < 3; ++d)
-            {
-                if (s == d)
-                {
-                    continue;
-                }
-                const int via = 3 - s - d;
-                paths.push_back({host[s], sw[s], sw[d], host[d]});
-                paths.push_back({host[s], sw[s], sw[via], sw[d], host[d]});
-            }
-        }
-        return paths;
-    }
-};
-
 /// Rules as "(tag,in,out)->new" lines, for failure messages.
 std::string
 FormatRules(const std::vector<Rule>& rules)
@@ -188,8 +128,8 @@ class TaggerTriangleBruteForceTestCase : public TestCase
 
     void Check()
     {
-        Triangle t;
-        Elp elp = MakeElpFromPaths(t.topo, t.AllPaths());
+        Topology topo = test::MakeTriangleTopology();
+        Elp elp = MakeElpFromPaths(topo, test::TrianglePaths(topo));
         NS_TEST_ASSERT_MSG_EQ(elp.pathCount, 12u, "the triangle has 12 loop-free host paths");
 
         TagRules rules = TagBruteForce(elp.graph);
@@ -199,15 +139,16 @@ class TaggerTriangleBruteForceTestCase : public TestCase
                               "Table III: tag 4 appears on destination servers only");
 
         // Table III (a), (b) and (c), row by row: tag, in port, out port, new tag.
-        CheckTable(rules, t.a, "A", TableRules('A'));
-        CheckTable(rules, t.b, "B", TableRules('B'));
-        CheckTable(rules, t.c, "C", TableRules('C'));
+        const NodeId a = topo.GetNodeId("A");
+        CheckTable(rules, a, "A", TableRules('A'));
+        CheckTable(rules, topo.GetNodeId("B"), "B", TableRules('B'));
+        CheckTable(rules, topo.GetNodeId("C"), "C", TableRules('C'));
 
         // "others -> lossy tag": a transition no ELP path takes has no rule.
-        NS_TEST_ASSERT_MSG_EQ(unsigned(rules.Get(t.a, 1, 3, 4)),
+        NS_TEST_ASSERT_MSG_EQ(unsigned(rules.Get(a, 1, 3, 4)),
                               unsigned(kLossyTag),
                               "A: tag 1 from B to C is not in the ELP");
-        NS_TEST_ASSERT_MSG_EQ(unsigned(rules.Get(t.a, 3, 3, 4)),
+        NS_TEST_ASSERT_MSG_EQ(unsigned(rules.Get(a, 3, 3, 4)),
                               unsigned(kLossyTag),
                               "A: tag 3 from B to C (a fourth switch hop) is not in the ELP");
 
@@ -245,8 +186,8 @@ class TaggerTriangleGreedyTestCase : public TestCase
 
     void Check()
     {
-        Triangle t;
-        Elp elp = MakeElpFromPaths(t.topo, t.AllPaths());
+        Topology topo = test::MakeTriangleTopology();
+        Elp elp = MakeElpFromPaths(topo, test::TrianglePaths(topo));
 
         for (auto order : {GreedyOrder::LOCAL, GreedyOrder::PAPER})
         {
@@ -307,23 +248,23 @@ class TaggerTriangleSingleClassTestCase : public TestCase
 
     void Check()
     {
-        Triangle t;
-        std::vector<Path> paths = t.AllPaths();
-        Elp elp = MakeElpFromPaths(t.topo, paths);
-        TagRules rules(t.topo);
+        Topology topo = test::MakeTriangleTopology();
+        std::vector<Path> paths = test::TrianglePaths(topo);
+        Elp elp = MakeElpFromPaths(topo, paths);
+        TagRules rules(topo);
         for (const auto& p : paths)
         {
             for (size_t i = 1; i + 1 < p.size(); ++i)
             {
                 rules.Set(p[i],
                           1,
-                          t.topo.GetPortTo(p[i], p[i - 1]),
-                          t.topo.GetPortTo(p[i], p[i + 1]),
+                          topo.GetPortTo(p[i], p[i - 1]),
+                          topo.GetPortTo(p[i], p[i + 1]),
                           1);
             }
         }
         NS_TEST_ASSERT_MSG_EQ(rules.GetLosslessTags(), 1u, "one class");
-        NS_TEST_ASSERT_MSG_EQ(rules.CountRules(t.a),
+        NS_TEST_ASSERT_MSG_EQ(rules.CountRules(topo.GetNodeId("A")),
                               6u,
                               "A: 2 host->switch, 2 switch->host, 2 transit");
 
@@ -341,7 +282,7 @@ class TaggerTriangleSingleClassTestCase : public TestCase
         for (const auto& n : dl.cycle)
         {
             NS_TEST_ASSERT_MSG_EQ(unsigned(n.tag), 1u, "the cycle lies in tag 1");
-            NS_TEST_ASSERT_MSG_EQ(t.topo.IsForwarder(n.node), true, "cycle nodes are switch ports");
+            NS_TEST_ASSERT_MSG_EQ(topo.IsForwarder(n.node), true, "cycle nodes are switch ports");
         }
         NS_TEST_ASSERT_MSG_EQ(dl.problem.empty(), false, "a failure explains itself");
 

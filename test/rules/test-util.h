@@ -48,6 +48,24 @@ HasSubstr(const std::string& text, const std::string& part)
            << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
+/**
+ * \param fn code that may throw a TaggerError
+ * \return the message of the TaggerError \p fn throws ("" when none is thrown)
+ */
+inline std::string
+ErrorOf(const std::function<void()>& fn)
+{
+    try
+    {
+        fn();
+    }
+    catch (const TaggerError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
 /// A rule with its node: (node, tag, in, out, new tag).
 using NodeRule = std::tuple<NodeId, int, int, int, int>;
 /// A set of rules over a whole topology.
@@ -104,71 +122,6 @@ FormatPath(const Topology& topo, const Path& p)
         s += (s.empty() ? "" : " ") + topo.GetNode(n).name;
     }
     return s;
-}
-
-/// Resolve a path given by node names.
-inline Path
-PathByNames(const Topology& topo, const std::vector<std::string>& names)
-{
-    Path p;
-    for (const auto& s : names)
-    {
-        p.push_back(topo.GetNodeId(s));
-    }
-    return p;
-}
-
-/**
- * The topology of Fig. 5 of the Tagger paper: switches A, B and C in a
- * triangle, one host each.  Every switch has 5 ports so that the port numbers
- * of TABLE III / TABLE IV are used as printed:
- *   A: port 2 host HA, port 3 to B, port 4 to C
- *   B: port 1 to A, port 2 host HB, port 4 to C
- *   C: port 1 to A, port 3 to B, port 4 host HC
- */
-inline Topology
-MakeTriangleTopology()
-{
-    Topology t;
-    NodeId a = t.AddNode("A", NodeKind::SWITCH, 5);
-    NodeId b = t.AddNode("B", NodeKind::SWITCH, 5);
-    NodeId c = t.AddNode("C", NodeKind::SWITCH, 5);
-    NodeId ha = t.AddNode("HA", NodeKind::HOST, 1);
-    NodeId hb = t.AddNode("HB", NodeKind::HOST, 1);
-    NodeId hc = t.AddNode("HC", NodeKind::HOST, 1);
-    t.AddLink(a, 2, ha, 0);
-    t.AddLink(a, 3, b, 1);
-    t.AddLink(a, 4, c, 1);
-    t.AddLink(b, 2, hb, 0);
-    t.AddLink(b, 4, c, 3);
-    t.AddLink(c, 4, hc, 0);
-    return t;
-}
-
-/// The ELP of Fig. 5: every loop-free host-to-host path (6 direct, 6 via the third switch).
-inline std::vector<Path>
-TrianglePaths(const Topology& t)
-{
-    std::vector<std::vector<std::string>> names = {
-        {"HA", "A", "B", "HB"},
-        {"HA", "A", "C", "HC"},
-        {"HB", "B", "A", "HA"},
-        {"HB", "B", "C", "HC"},
-        {"HC", "C", "A", "HA"},
-        {"HC", "C", "B", "HB"},
-        {"HA", "A", "C", "B", "HB"},
-        {"HA", "A", "B", "C", "HC"},
-        {"HB", "B", "C", "A", "HA"},
-        {"HB", "B", "A", "C", "HC"},
-        {"HC", "C", "B", "A", "HA"},
-        {"HC", "C", "A", "B", "HB"},
-    };
-    std::vector<Path> out;
-    for (const auto& n : names)
-    {
-        out.push_back(PathByNames(t, n));
-    }
-    return out;
 }
 
 /// The port of `node` that leads to `next` (the tests avoid parallel links).

@@ -12,7 +12,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
@@ -21,6 +20,7 @@
 #include <vector>
 
 using namespace ns3::tagger;
+using ns3::tagger::test::ErrorOf;
 using ns3::tagger::test::HasSubstr;
 
 namespace
@@ -121,21 +121,6 @@ AllPortsUsed(const Topology& t)
         }
     }
     return true;
-}
-
-/// The message of the TaggerError thrown by fn ("" when none is thrown).
-std::string
-ErrorOf(const std::function<void()>& fn)
-{
-    try
-    {
-        fn();
-    }
-    catch (const TaggerError& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 uint64_t
