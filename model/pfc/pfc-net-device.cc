@@ -285,13 +285,13 @@ PfcNetDevice::IsSwitchPort() const
 Time
 PfcNetDevice::GetWireTime(uint32_t bytes) const
 {
-    return m_bps.CalculateBytesTxTime(EthernetWireBytes(bytes));
+    return PfcTxTime(m_bps, EthernetWireBytes(bytes));
 }
 
 Time
 PfcNetDevice::QuantaToTime(uint16_t quanta) const
 {
-    return m_bps.CalculateBytesTxTime(uint32_t(quanta) * kQuantumBytes);
+    return PfcTxTime(m_bps, uint64_t(quanta) * kQuantumBytes);
 }
 
 Time
@@ -299,7 +299,7 @@ PfcNetDevice::GetProcessingDelay() const
 {
     if (m_processingDelay.IsNegative())
     {
-        return m_bps.CalculateBytesTxTime(kPfcProcessingCapBytes);
+        return PfcTxTime(m_bps, kPfcProcessingCapBytes);
     }
     return m_processingDelay;
 }

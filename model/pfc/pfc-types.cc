@@ -38,4 +38,10 @@ operator<<(std::ostream& os, PfcDropReason reason)
     return os << PfcDropReasonName(reason);
 }
 
+Time
+PfcTxTime(const DataRate& rate, uint64_t bytes)
+{
+    return Seconds(int64x64_t(bytes * 8) / int64x64_t(rate.GetBitRate()));
+}
+
 } // namespace ns3

@@ -24,15 +24,14 @@
  *  - a full data packet: payload 1000 + ICRC 4 + BTH 12 + UDP 8 + IPv4 20 =
  *    1044 B of IPv4, + Ethernet 14 + FCS 4 = 1062 B frame, + preamble/SFD 8
  *    + inter-frame gap 12 = 1082 B on the wire = 8656 bit, 865.6 ns at
- *    10 Gbps: a link (PfcNetDevice, DataRate::CalculateBytesTxTime) takes
- *    T = 866 ns in ns-3.37, which rounds, and 865 ns in ns-3.35, which
- *    truncates;
+ *    10 Gbps: a link (PfcNetDevice, PfcTxTime) takes T = 866 ns, rounded
+ *    to the nearest ns on every ns-3 release (ns-3.35's own
+ *    DataRate::CalculateBytesTxTime would truncate to 865 ns);
  *  - an ACK: ICRC 4 + AETH 4 + BTH 12 + UDP 8 + IPv4 20 = 48 B, frame 66 B,
- *    wire 86 B = 688 bit = 68.8 ns: A = 69 ns (ns-3.37) or 68 ns (ns-3.35);
+ *    wire 86 B = 688 bit = 68.8 ns: A = 69 ns;
  *  - a NIC at line rate paces its data packets Seconds(8656 bit / 10 Gbps)
- *    = 866 ns apart (rounded in both releases), so packets sent back to back
- *    leave S = max(T, 866 ns) = 866 ns apart: one right after the other in
- *    ns-3.37, with 1 ns between them in ns-3.35;
+ *    = 866 ns apart, so packets sent back to back leave S = max(T, 866 ns)
+ *    = 866 ns apart, one right after the other;
  *  - switches forward store-and-forward with no processing delay, so with
  *    one switch packet k of a message sent back to back at line rate has its
  *    last bit at the receiver k S + 2 T + 2 d after the first bit left
@@ -53,6 +52,7 @@
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/pfc-topology-helper.h"
+#include "ns3/pfc-types.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rng-seed-manager.h"
@@ -89,16 +89,16 @@ constexpr int64_t kD = 1000;
 constexpr uint8_t kClass = 3;
 
 /**
- * Time on a 10 Gbps link, as the running ns-3 computes it (PfcNetDevice::
- * GetWireTime: DataRate::CalculateBytesTxTime, which rounds to the ns in
- * ns-3.37 and truncates in ns-3.35).
+ * Time on a 10 Gbps link as the link computes it (PfcNetDevice::GetWireTime:
+ * PfcTxTime, which rounds to the nearest ns on every ns-3 release, where
+ * DataRate::CalculateBytesTxTime truncates in ns-3.35).
  * \param wireBytes bytes on the wire (preamble, SFD and gap included)
  * \return their time on the link (ns): T for kDataWireBytes, A for kAckWireBytes
  */
 int64_t
 LinkNs(uint32_t wireBytes)
 {
-    return DataRate("10Gbps").CalculateBytesTxTime(wireBytes).GetNanoSeconds();
+    return PfcTxTime(DataRate("10Gbps"), wireBytes).GetNanoSeconds();
 }
 
 /**
