@@ -284,6 +284,8 @@ def check_disk(module_dir, cmake):
                 if not fn.endswith((".cc", ".h")):
                     continue
                 rel = os.path.relpath(os.path.join(root, fn), module_dir).replace(os.sep, "/")
+                if rel.startswith("test/data/"):
+                    continue  # test inputs, not built
                 if rel in listed or is_standalone_only(rel):
                     continue
                 unlisted.append(rel)
