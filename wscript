@@ -125,15 +125,21 @@ def build(bld):
     # as tagger_test_sources in CMakeLists.txt); the single suite "tagger" of
     # earlier versions is gone.
     module_test.source = [
+        'test/pfc/pfc-device-link-test.cc',
+        'test/pfc/pfc-device-pause-test.cc',
         'test/pfc/pfc-device-test-suite.cc',
         'test/pfc/pfc-header-test.cc',
         'test/pfc/pfc-relay-test.cc',
         'test/pfc/pfc-scheduler-test.cc',
+        'test/pfc/pfc-switch-routing-test.cc',
         'test/pfc/pfc-switch-test-suite.cc',
+        'test/pfc/pfc-switch-ttl-test.cc',
         'test/pfc/switch-mmu-reference-test.cc',
         'test/pfc/switch-mmu-test-suite.cc',
         'test/pfc/switch-mmu-threshold-test.cc',
         'test/pfc/tagger-classifier-test-suite.cc',
+        'test/pfc/tagger-dataplane-fuzz-test.cc',
+        'test/pfc/tagger-egress-tag-test.cc',
         'test/pfc/ttl-classifier-test-suite.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',

@@ -9,15 +9,22 @@
  * a TestSuite another file defines.  (The death checks, CheckFatalError,
  * are in ../tagger-test-helpers.h.)
  *
- * The suites of test/pfc and their files:
+ * The suites of test/pfc and their files (each suite is defined in the
+ * first file named; the fixtures a suite's files share are in the header
+ * in parentheses):
  *  - tagger-mmu:        switch-mmu-test-suite.cc, switch-mmu-threshold-test.cc,
  *                       switch-mmu-reference-test.cc (switch-mmu-test-util.h);
- *  - tagger-pfc-device: pfc-device-test-suite.cc, pfc-header-test.cc,
- *                       pfc-scheduler-test.cc;
- *  - tagger-pfc-switch: pfc-switch-test-suite.cc, pfc-relay-test.cc, and the
- *                       data-plane fuzz in plain PFC mode;
- *  - tagger-classifier: tagger-classifier-test-suite.cc (which also holds
- *                       the data-plane fuzz);
+ *  - tagger-pfc-device: pfc-device-test-suite.cc, pfc-device-pause-test.cc,
+ *                       pfc-device-link-test.cc (pfc-device-test-util.h),
+ *                       pfc-header-test.cc, pfc-scheduler-test.cc;
+ *  - tagger-pfc-switch: pfc-switch-test-suite.cc, pfc-switch-routing-test.cc,
+ *                       pfc-switch-ttl-test.cc (pfc-switch-test-util.h),
+ *                       pfc-relay-test.cc, and the data-plane fuzz in plain
+ *                       PFC mode;
+ *  - tagger-classifier: tagger-classifier-test-suite.cc,
+ *                       tagger-egress-tag-test.cc, tagger-dataplane-fuzz-test.cc
+ *                       (tagger-dataplane-test-util.h), the last holding the
+ *                       data-plane fuzz of every mode;
  *  - tagger-ttl:        ttl-classifier-test-suite.cc (the fuzz in TTL mode).
  */
 
@@ -29,14 +36,24 @@
 #include <cstdint>
 #include <vector>
 
+/// \return the PfcNetDevice pause cases (pfc-device-pause-test.cc)
+std::vector<ns3::TestCase*> MakePfcDevicePauseTestCases();
+/// \return the link, pcap, Internet stack and hairpin cases (pfc-device-link-test.cc)
+std::vector<ns3::TestCase*> MakePfcDeviceLinkTestCases();
 /// \return the PfcHeader / EthernetDot1qHeader cases (pfc-header-test.cc)
 std::vector<ns3::TestCase*> MakePfcHeaderTestCases();
 /// \return the egress scheduler cases (pfc-scheduler-test.cc)
 std::vector<ns3::TestCase*> MakePfcSchedulerTestCases();
+/// \return the TTL and routing drop, ECMP and ring cases (pfc-switch-routing-test.cc)
+std::vector<ns3::TestCase*> MakePfcSwitchRoutingTestCases();
+/// \return the shared PAUSE class and relay TTL cases (pfc-switch-ttl-test.cc)
+std::vector<ns3::TestCase*> MakePfcSwitchTtlTestCases();
 /// \return the relay server case (pfc-relay-test.cc)
 std::vector<ns3::TestCase*> MakePfcRelayTestCases();
+/// \return the bounce and egress-by-tag cases of Tagger (tagger-egress-tag-test.cc)
+std::vector<ns3::TestCase*> MakeTaggerEgressTagTestCases();
 
-/// The data plane a run of the data-plane fuzz plays (tagger-classifier-test-suite.cc).
+/// The data plane a run of the data-plane fuzz plays (tagger-dataplane-fuzz-test.cc).
 enum class DataplaneFuzzMode : uint8_t
 {
     TAGGER = 0, //!< Tagger, Clos rules: shortest + 1-bounce (2 lossless tags)
@@ -45,7 +62,7 @@ enum class DataplaneFuzzMode : uint8_t
 };
 
 /**
- * The data-plane fuzz (tagger-classifier-test-suite.cc): the same 30 seeded
+ * The data-plane fuzz (tagger-dataplane-fuzz-test.cc): the same 30 seeded
  * scenarios on a k = 4 fat tree, played in one mode.  Tagger and TTL must
  * never deadlock; plain PFC must deadlock in some run (which shows the
  * scenarios are hard enough for the other two).

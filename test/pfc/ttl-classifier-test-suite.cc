@@ -11,8 +11,8 @@
  * (local reroute), random RoCE flows and an incast on a k = 4 fat tree, with
  * Ttl0 from the routes the failures can create; no deadlock, no lossless
  * drop, no lossy drop, every packet accounted for.  The fuzz lives in
- * tagger-classifier-test-suite.cc, which plays the same scenarios with
- * Tagger; tagger-pfc-switch plays them with plain PFC, which deadlocks.
+ * tagger-dataplane-fuzz-test.cc; tagger-classifier plays the same scenarios
+ * with Tagger, tagger-pfc-switch with plain PFC, which deadlocks.
  * The scenario runs with TTL are in tagger-scenarios.
  */
 
