@@ -61,7 +61,10 @@ TaggerExperimentCommandLine::AddValues(TaggerCommandLine& cmd)
     cmd.AddTime("delay", "link propagation delay (e.g. 1us)", config.delay);
     cmd.AddMilliSeconds(m_eventOption, m_eventHelp, m_eventMs);
     cmd.AddMilliSeconds("stop-ms", "when every sender stops (ms)", m_stopMs);
-    cmd.AddMilliSeconds("drain-ms", "time after the stop to let buffers drain (ms)", m_drainMs);
+    cmd.AddMilliSeconds("drain-ms",
+                        "time after the stop to let buffers drain (ms)",
+                        m_drainMs,
+                        0.001);
     cmd.AddString("rules",
                   "tagger-rules JSON file to install instead of computing rules",
                   config.rulesFile);
@@ -91,10 +94,6 @@ TaggerExperimentCommandLine::Finish(const TaggerCommandLine& cmd)
         cmd.Fail("xon",
                  std::to_string(config.xon),
                  "must be below --xoff (" + std::to_string(config.xoff) + ")");
-    }
-    if (m_drainMs <= 0)
-    {
-        cmd.Fail("drain-ms", TaggerCommandLine::FormatNumber(m_drainMs), "must be above 0");
     }
     config.event = TaggerCommandLine::MilliSecondsToTime(m_eventMs);
     config.stop = TaggerCommandLine::MilliSecondsToTime(m_stopMs);
