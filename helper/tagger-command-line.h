@@ -37,7 +37,8 @@ namespace ns3
  * its default untouched (so the defaults are exactly the program's).  A bad
  * value gets ONE line on stderr,
  *   program: --flag=value: why (the allowed range)
- * and the process exits with code 2 (std::exit: no simulation has run).
+ * and the process exits with code 2 (std::exit; every check but CloseOutput
+ * runs before the simulation).
  *
  * The rules:
  *  - integers are read as signed 64-bit decimal numbers (the whole text,

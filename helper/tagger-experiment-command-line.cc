@@ -115,6 +115,10 @@ TaggerExperimentCommandLine::Finish(const TaggerCommandLine& cmd)
             cmd.Fail(flag, list, why);
         }
     }
+    if (!config.rulesFile.empty())
+    {
+        cmd.CheckReadableFile("rules", config.rulesFile);
+    }
     cmd.CheckWritable("out", out + "-rate.dat", out);
     cmd.CheckWritable("out", out + "-rate.plt", out);
 }

@@ -39,7 +39,9 @@ class PfcTopologyHelper;
  * Limits: --tagger 0 or 1; --mode pfc, tagger or ttl; --xoff 1 ..
  * kMaxThresholdBytes and --xon 0 .. below --xoff; --rate above 0 and at most
  * 1Pbps; --delay 0 .. 10^7 ms; the ms flags 0 .. 10^7 with the event option
- * plus the start before --stop-ms and --drain-ms at least 0.001; --out must name
+ * plus the start before --stop-ms and --drain-ms at least 0.001; --rules (if
+ * given) must be a regular readable file (its content is checked when the
+ * run installs it); --out must name
  * files that can be written (<out>-rate.dat and .plt are created by Finish).
  *
  * \code
