@@ -51,6 +51,7 @@
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/traffic-control-module.h"
 
@@ -205,7 +206,7 @@ void
 InstallIncast(const BenchConfig& cfg, const NodeContainer& hosts, Ipv4Address receiver, uint8_t tos)
 {
     const uint16_t port = 9000;
-    const Time stop = MicroSeconds(uint64_t(cfg.stopMs * 1000));
+    const Time stop = TaggerCommandLine::MilliSecondsToTime(cfg.stopMs);
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer sink = sinkHelper.Install(hosts.Get(0));
@@ -233,7 +234,7 @@ InstallIncast(const BenchConfig& cfg, const NodeContainer& hosts, Ipv4Address re
 void
 RunTimed(double stopMs, PhaseResult& r)
 {
-    Simulator::Stop(MicroSeconds(uint64_t(stopMs * 1000)));
+    Simulator::Stop(TaggerCommandLine::MilliSecondsToTime(stopMs));
     uint64_t events0 = Simulator::GetEventCount();
     double c0 = CpuNow();
     double t0 = WallNow();
@@ -444,7 +445,7 @@ InstallRandomFlows(const BenchConfig& cfg, uint32_t flows, double ms, const PfcT
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), port));
     std::vector<bool> hasSink(nHosts, false);
-    const Time stop = MicroSeconds(uint64_t(ms * 1000));
+    const Time stop = TaggerCommandLine::MilliSecondsToTime(ms);
     for (uint32_t f = 0; f < flows; ++f)
     {
         uint32_t src = pick(rng);
@@ -572,17 +573,17 @@ RunChild(const std::string& args)
 /// The command line.
 struct BenchOptions
 {
-    BenchConfig cfg;           //!< the speed benchmark
-    std::string mode = "both"; //!< --mode
-    uint32_t runs = 3;         //!< --runs
-    bool k16 = true;           //!< --k16
-    uint32_t k16Flows = 64;    //!< --k16-flows
-    double k16Ms = 1;          //!< --k16-ms
+    BenchConfig cfg;                              //!< the speed benchmark
+    std::string mode = "both";                    //!< --mode
+    uint32_t runs = 3;                            //!< --runs
+    bool k16 = true;                              //!< --k16
+    uint32_t k16Flows = 64;                       //!< --k16-flows
+    double k16Ms = 1;                             //!< --k16-ms
+    TaggerCommandLine cmd{"pfc-bench", __FILE__}; //!< the checked command line
 
-    /// Parse the options. \param argc count \param argv values
+    /// Parse and check the options (exit code 2 on a bad value).
+    /// \param argc count \param argv values
     void Parse(int argc, char* argv[]);
-    /// \return false (after a message) when a value of the speed benchmark is bad
-    bool Check() const;
     /// \return the arguments of the k=16 child process
     std::string K16Arguments() const;
 };
@@ -590,70 +591,68 @@ struct BenchOptions
 void
 BenchOptions::Parse(int argc, char* argv[])
 {
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("mode", "both | ours | stock (speed phases) | k16 (the memory run only)", mode);
-    cmd.AddValue("runs", "speed phases per mode (alternating; medians reported)", runs);
-    cmd.AddValue("k", "fat-tree arity of the speed benchmark (even)", cfg.k);
-    cmd.AddValue("senders", "incast senders (hosts 1..N send to host 0)", cfg.senders);
-    cmd.AddValue("flow-bytes", "bytes each sender sends", cfg.flowBytes);
-    cmd.AddValue("packet-size", "UDP payload bytes per packet", cfg.packetSize);
-    cmd.AddValue("cls", "priority class of the flows in ours (DSCP = 8 * class)", cfg.cls);
-    cmd.AddValue("rate", "link rate (bit/s, e.g. 40Gbps)", cfg.rate);
-    cmd.AddValue("delay", "link propagation delay (time, e.g. 1us)", cfg.delay);
-    cmd.AddValue("stop-ms", "simulated time (ms)", cfg.stopMs);
-    cmd.AddValue("seed", "seed of the flows' start times and of the k16 flow pairs", cfg.seed);
-    cmd.AddValue("stock-qdisc",
-                 "stock queueing: fifo (FIFO queue disc of --stock-limit packets on every "
-                 "device) or none (no queue disc, device queue of --stock-limit packets)",
-                 cfg.stockQdisc);
-    cmd.AddValue("stock-limit",
-                 "packets the stock queue disc (or device queue) holds",
-                 cfg.stockLimit);
-    cmd.AddValue("k16",
-                 "after the speed phases, run the k=16 memory benchmark (child process)",
-                 k16);
-    cmd.AddValue("k16-flows", "random flows of the k=16 run", k16Flows);
-    cmd.AddValue("k16-ms", "simulated time of the k=16 run (ms)", k16Ms);
+    cmd.AddChoice("mode",
+                  "both | ours | stock (speed phases) | k16 (the memory run only)",
+                  mode,
+                  {"both", "ours", "stock", "k16"});
+    cmd.AddInteger("runs", "speed phases per mode (alternating; medians reported)", runs, 1, 1000);
+    cmd.AddInteger("k", "fat-tree arity of the speed benchmark (even, 2..64)", cfg.k, 2, 64);
+    cmd.AddInteger("senders",
+                   "incast senders (hosts 1..N send to host 0)",
+                   cfg.senders,
+                   1,
+                   TaggerCommandLine::kMaxHosts - 1);
+    cmd.AddInteger("flow-bytes", "bytes each sender sends", cfg.flowBytes, 1, UINT32_MAX);
+    cmd.AddInteger("packet-size", "UDP payload bytes per packet", cfg.packetSize, 1, UINT32_MAX);
+    cmd.AddInteger("cls", "priority class of the flows in ours (DSCP = 8 * class)", cfg.cls, 0, 7);
+    cmd.AddDataRate("rate", "link rate (bit/s, e.g. 40Gbps)", cfg.rate);
+    cmd.AddTime("delay", "link propagation delay (time, e.g. 1us)", cfg.delay);
+    cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", cfg.stopMs, 0.001);
+    cmd.AddInteger("seed",
+                   "seed of the flows' start times and of the k16 flow pairs",
+                   cfg.seed,
+                   0,
+                   UINT32_MAX);
+    cmd.AddChoice("stock-qdisc",
+                  "stock queueing: fifo (FIFO queue disc of --stock-limit packets on every "
+                  "device) or none (no queue disc, device queue of --stock-limit packets)",
+                  cfg.stockQdisc,
+                  {"fifo", "none"});
+    cmd.AddInteger("stock-limit",
+                   "packets the stock queue disc (or device queue) holds",
+                   cfg.stockLimit,
+                   1,
+                   int64_t(1) << 24);
+    cmd.AddBool("k16",
+                "after the speed phases, run the k=16 memory benchmark (child process)",
+                k16);
+    cmd.AddInteger("k16-flows",
+                   "random flows of the k=16 run",
+                   k16Flows,
+                   1,
+                   TaggerCommandLine::kMaxHosts);
+    cmd.AddMilliSeconds("k16-ms", "simulated time of the k=16 run (ms)", k16Ms, 0.001);
     cmd.Parse(argc, argv);
-}
 
-bool
-BenchOptions::Check() const
-{
-    if (mode != "both" && mode != "ours" && mode != "stock")
+    uint32_t maxPayload =
+        std::min(TaggerCommandLine::GetMaxUdpPayload("ns3::PfcNetDevice"),
+                 TaggerCommandLine::GetMaxUdpPayload("ns3::PointToPointNetDevice"));
+    if (cfg.packetSize > maxPayload)
     {
-        std::cerr << "pfc-bench: --mode must be both, ours, stock or k16, not " << mode << "\n";
-        return false;
+        cmd.Fail("packet-size",
+                 std::to_string(cfg.packetSize),
+                 "must be at most " + std::to_string(maxPayload) +
+                     " (the devices' MTU minus 28 bytes of IPv4 and UDP headers)");
     }
-    if (cfg.k < 2 || cfg.k % 2)
+    if (mode == "k16")
     {
-        std::cerr << "pfc-bench: --k must be even and >= 2, not " << cfg.k << "\n";
-        return false;
+        return; // the memory run uses none of the speed benchmark's network flags
     }
-    const uint32_t hosts = cfg.k * cfg.k * cfg.k / 4;
-    if (cfg.senders == 0 || cfg.senders >= hosts)
+    if (cfg.k % 2)
     {
-        std::cerr << "pfc-bench: --senders must be in 1.." << hosts - 1 << " (" << hosts
-                  << " hosts), not " << cfg.senders << "\n";
-        return false;
+        cmd.Fail("k", std::to_string(cfg.k), "must be even");
     }
-    if (cfg.cls > 7)
-    {
-        std::cerr << "pfc-bench: --cls must be a priority class 0..7, not " << cfg.cls << "\n";
-        return false;
-    }
-    if (cfg.stockQdisc != "fifo" && cfg.stockQdisc != "none")
-    {
-        std::cerr << "pfc-bench: --stock-qdisc must be fifo or none, not " << cfg.stockQdisc
-                  << "\n";
-        return false;
-    }
-    if (runs == 0)
-    {
-        std::cerr << "pfc-bench: --runs must be positive\n";
-        return false;
-    }
-    return true;
+    cmd.CheckSenders(cfg.senders, uint64_t(cfg.k) * cfg.k * cfg.k / 4);
 }
 
 std::string
@@ -752,10 +751,6 @@ main(int argc, char* argv[])
     {
         RunK16(opt.cfg, opt.k16Flows, opt.k16Ms);
         return 0;
-    }
-    if (!opt.Check())
-    {
-        return 2;
     }
     RunSpeed(opt);
     if (opt.k16 && !RunChild(opt.K16Arguments()))

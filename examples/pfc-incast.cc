@@ -22,6 +22,7 @@
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
+#include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 
 #include <fstream>
@@ -105,63 +106,60 @@ struct Sampler
 /// The command line.
 struct IncastOptions
 {
-    uint32_t leaves = 4;            //!< --leaves
-    uint32_t spines = 2;            //!< --spines
-    uint32_t hostsPerLeaf = 8;      //!< --hosts-per-leaf
-    uint32_t senders = 16;          //!< --senders
-    uint32_t flowBytes = 1000000;   //!< --flow-bytes
-    uint32_t packetSize = 1000;     //!< --packet-size
-    uint32_t cls = 3;               //!< --cls
-    std::string rate = "40Gbps";    //!< --rate
-    std::string delay = "1us";      //!< --delay
-    int64_t headroom = -1;          //!< --headroom
-    double stopMs = 20;             //!< --stop-ms
-    std::string out = "pfc-incast"; //!< --out
+    uint32_t leaves = 4;                           //!< --leaves
+    uint32_t spines = 2;                           //!< --spines
+    uint32_t hostsPerLeaf = 8;                     //!< --hosts-per-leaf
+    uint32_t senders = 16;                         //!< --senders
+    uint32_t flowBytes = 1000000;                  //!< --flow-bytes
+    uint32_t packetSize = 1000;                    //!< --packet-size
+    uint32_t cls = 3;                              //!< --cls
+    std::string rate = "40Gbps";                   //!< --rate
+    std::string delay = "1us";                     //!< --delay
+    int64_t headroom = -1;                         //!< --headroom
+    double stopMs = 20;                            //!< --stop-ms
+    std::string out = "pfc-incast";                //!< --out
+    TaggerCommandLine cmd{"pfc-incast", __FILE__}; //!< the checked command line
 
-    /// Parse and check the options. \param argc count \param argv values
-    /// \return false (after a message) on a bad value
-    bool Parse(int argc, char* argv[]);
+    /// Parse and check the options (exit code 2 on a bad value).
+    /// \param argc count \param argv values
+    void Parse(int argc, char* argv[]);
 };
 
-bool
+void
 IncastOptions::Parse(int argc, char* argv[])
 {
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
-    cmd.AddValue("spines", "number of spine switches", spines);
-    cmd.AddValue("hosts-per-leaf", "hosts on each leaf", hostsPerLeaf);
-    cmd.AddValue("senders", "incast senders (hosts 1..N send to host 0)", senders);
-    cmd.AddValue("flow-bytes", "bytes each sender sends", flowBytes);
-    cmd.AddValue("packet-size", "UDP payload bytes per packet", packetSize);
-    cmd.AddValue("cls", "priority class of the flows (DSCP = 8 * class)", cls);
-    cmd.AddValue("rate", "link rate", rate);
-    cmd.AddValue("delay", "link propagation delay", delay);
-    cmd.AddValue(
+    cmd.AddLeafSpine(leaves, spines, hostsPerLeaf);
+    cmd.AddInteger("senders",
+                   "incast senders (hosts 1..N send to host 0)",
+                   senders,
+                   1,
+                   TaggerCommandLine::kMaxHosts - 1);
+    cmd.AddInteger("flow-bytes", "bytes each sender sends", flowBytes, 1, UINT32_MAX);
+    cmd.AddInteger("packet-size", "UDP payload bytes per packet", packetSize, 1, UINT32_MAX);
+    cmd.AddInteger("cls", "priority class of the flows (DSCP = 8 * class)", cls, 0, 7);
+    cmd.AddDataRate("rate", "link rate", rate);
+    cmd.AddTime("delay", "link propagation delay", delay);
+    cmd.AddInteger(
         "headroom",
         "fixed headroom per queue in bytes (-1: computed from the link, the PFC buffer background)",
-        headroom);
-    cmd.AddValue("stop-ms", "simulated time (ms)", stopMs);
-    cmd.AddValue("out", "prefix of the .dat and .plt files written", out);
+        headroom,
+        -1,
+        int64_t(1) << 30);
+    cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", stopMs, 0.001);
+    cmd.AddString("out", "prefix of the .dat and .plt files written", out);
     cmd.Parse(argc, argv);
 
-    uint32_t hosts = leaves * hostsPerLeaf;
-    if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
+    cmd.CheckSenders(senders, cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf));
+    uint32_t maxPayload = TaggerCommandLine::GetMaxUdpPayload("ns3::PfcNetDevice");
+    if (packetSize > maxPayload)
     {
-        std::cerr << "pfc-incast: --leaves, --spines and --hosts-per-leaf must be positive\n";
-        return false;
+        cmd.Fail("packet-size",
+                 std::to_string(packetSize),
+                 "must be at most " + std::to_string(maxPayload) +
+                     " (the PfcNetDevice MTU minus 28 bytes of IPv4 and UDP headers)");
     }
-    if (senders == 0 || senders >= hosts)
-    {
-        std::cerr << "pfc-incast: --senders must be in 1.." << hosts - 1 << " (" << hosts
-                  << " hosts), not " << senders << "\n";
-        return false;
-    }
-    if (cls > 7)
-    {
-        std::cerr << "pfc-incast: --cls must be a priority class 0..7, not " << cls << "\n";
-        return false;
-    }
-    return true;
+    cmd.CheckWritable("out", out + "-queue.dat", out);
+    cmd.CheckWritable("out", out + "-queue.plt", out);
 }
 
 /**
@@ -209,7 +207,7 @@ StartSampler(Sampler& sampler, const IncastOptions& opt, const PfcTopologyHelper
     sampler.egress = Gnuplot2dDataset("L1 egress queue to H1 (KB)");
     sampler.ingress.SetStyle(Gnuplot2dDataset::LINES);
     sampler.egress.SetStyle(Gnuplot2dDataset::LINES);
-    sampler.dat.open(opt.out + "-queue.dat");
+    opt.cmd.OpenOutput("out", opt.out + "-queue.dat", sampler.dat, opt.out);
     sampler.dat << "# time_us L1_lossless_KB L1_port0_class" << opt.cls << "_KB\n";
     sampler.interval = MicroSeconds(5);
     sampler.stop = stop;
@@ -225,7 +223,7 @@ void
 Report(const IncastOptions& opt,
        const PfcTopologyHelper& net,
        const PfcDeadlockOracle& oracle,
-       const Sampler& sampler)
+       Sampler& sampler)
 {
     PfcStatsHelper stats(net);
     std::cout << "pfc-incast: " << opt.senders << " senders -> H1, " << opt.leaves << " leaves, "
@@ -254,8 +252,11 @@ Report(const IncastOptions& opt,
     plot.SetLegend("time (us)", "KB");
     plot.AddDataset(sampler.ingress);
     plot.AddDataset(sampler.egress);
-    std::ofstream plt(opt.out + "-queue.plt");
+    std::ofstream plt;
+    opt.cmd.OpenOutput("out", opt.out + "-queue.plt", plt, opt.out);
     plot.GenerateOutput(plt);
+    opt.cmd.CloseOutput("out", opt.out + "-queue.plt", plt, opt.out);
+    opt.cmd.CloseOutput("out", opt.out + "-queue.dat", sampler.dat, opt.out);
     std::cout << "wrote " << opt.out << "-queue.dat and " << opt.out << "-queue.plt (gnuplot "
               << opt.out << "-queue.plt)\n";
 
@@ -270,10 +271,7 @@ int
 main(int argc, char* argv[])
 {
     IncastOptions opt;
-    if (!opt.Parse(argc, argv))
-    {
-        return 2;
-    }
+    opt.Parse(argc, argv);
 
     // Two-tier leaf-spine: spines, leaves, hosts.
     PfcTopologyHelper net(tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf));
@@ -286,7 +284,7 @@ main(int argc, char* argv[])
     }
     net.Build();
 
-    Time stop = MicroSeconds(uint64_t(opt.stopMs * 1000));
+    Time stop = TaggerCommandLine::MilliSecondsToTime(opt.stopMs);
     InstallIncast(opt, net, stop);
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());

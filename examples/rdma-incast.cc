@@ -19,8 +19,10 @@
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 
@@ -32,63 +34,58 @@ namespace
 /// The command line.
 struct IncastOptions
 {
-    uint32_t leaves = 4;                       //!< --leaves
-    uint32_t spines = 2;                       //!< --spines
-    uint32_t hostsPerLeaf = 8;                 //!< --hosts-per-leaf
-    uint32_t senders = 16;                     //!< --senders
-    uint64_t flowBytes = 1000000;              //!< --flow-bytes
-    bool pfc = true;                           //!< --pfc
-    bool dcqcn = true;                         //!< --dcqcn
-    std::string rate = "40Gbps";               //!< --rate
-    std::string delay = "1us";                 //!< --delay
-    double stopMs = 50;                        //!< --stop-ms
-    std::string csv = "rdma-incast-flows.csv"; //!< --csv
-    std::string pcap;                          //!< --pcap
+    uint32_t leaves = 4;                            //!< --leaves
+    uint32_t spines = 2;                            //!< --spines
+    uint32_t hostsPerLeaf = 8;                      //!< --hosts-per-leaf
+    uint32_t senders = 16;                          //!< --senders
+    uint64_t flowBytes = 1000000;                   //!< --flow-bytes
+    bool pfc = true;                                //!< --pfc
+    bool dcqcn = true;                              //!< --dcqcn
+    std::string rate = "40Gbps";                    //!< --rate
+    std::string delay = "1us";                      //!< --delay
+    double stopMs = 50;                             //!< --stop-ms
+    std::string csv = "rdma-incast-flows.csv";      //!< --csv
+    std::string pcap;                               //!< --pcap
+    std::ofstream csvFile;                          //!< the --csv file, open after Parse
+    TaggerCommandLine cmd{"rdma-incast", __FILE__}; //!< the checked command line
 
-    /// Parse and check the options. \param argc count \param argv values
-    /// \return false (after a message) on a bad value
-    bool Parse(int argc, char* argv[]);
+    /// Parse and check the options, open the --csv file (exit code 2 on a bad value).
+    /// \param argc count \param argv values
+    void Parse(int argc, char* argv[]);
 };
 
-bool
+void
 IncastOptions::Parse(int argc, char* argv[])
 {
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
-    cmd.AddValue("spines", "number of spine switches", spines);
-    cmd.AddValue("hosts-per-leaf", "hosts on each leaf", hostsPerLeaf);
-    cmd.AddValue("senders", "incast senders (hosts 1..N send to host 0)", senders);
-    cmd.AddValue("flow-bytes", "bytes each sender sends", flowBytes);
-    cmd.AddValue("pfc", "PFC on (class 3 lossless) or off (every class lossy)", pfc);
-    cmd.AddValue("dcqcn", "DCQCN congestion control on or off (line rate)", dcqcn);
-    cmd.AddValue("rate", "link rate", rate);
-    cmd.AddValue("delay", "link propagation delay", delay);
-    cmd.AddValue("stop-ms", "simulated time (ms)", stopMs);
-    cmd.AddValue("csv", "flow records file", csv);
-    cmd.AddValue("pcap",
-                 "if set, pcap prefix for the receiver's and the first sender's NIC "
-                 "(<prefix>-H1-port0.pcap and <prefix>-H2-port0.pcap, Ethernet link type)",
-                 pcap);
+    cmd.AddLeafSpine(leaves, spines, hostsPerLeaf);
+    cmd.AddInteger("senders",
+                   "incast senders (hosts 1..N send to host 0)",
+                   senders,
+                   1,
+                   TaggerCommandLine::kMaxHosts - 1);
+    cmd.AddInteger("flow-bytes",
+                   "bytes each sender sends",
+                   flowBytes,
+                   1,
+                   TaggerCommandLine::kMaxFlowBytes);
+    cmd.AddBool("pfc", "PFC on (class 3 lossless) or off (every class lossy)", pfc);
+    cmd.AddBool("dcqcn", "DCQCN congestion control on or off (line rate)", dcqcn);
+    cmd.AddDataRate("rate", "link rate", rate);
+    cmd.AddTime("delay", "link propagation delay", delay);
+    cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", stopMs, 0.001);
+    cmd.AddString("csv", "flow records file", csv);
+    cmd.AddString("pcap",
+                  "if set, pcap prefix for the receiver's and the first sender's NIC "
+                  "(<prefix>-H1-port0.pcap and <prefix>-H2-port0.pcap, Ethernet link type)",
+                  pcap);
     cmd.Parse(argc, argv);
 
-    if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
+    cmd.CheckSenders(senders, cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf));
+    cmd.OpenOutput("csv", csv, csvFile);
+    if (!pcap.empty())
     {
-        std::cerr << "rdma-incast: --leaves, --spines and --hosts-per-leaf must be positive\n";
-        return false;
+        cmd.CheckWritable("pcap", pcap + "-H1-port0.pcap", pcap);
     }
-    uint32_t hosts = leaves * hostsPerLeaf;
-    if (senders == 0 || senders >= hosts)
-    {
-        std::cerr << "rdma-incast: --senders must be in 1.." << hosts - 1 << " (" << hosts
-                  << " hosts), not " << senders << "\n";
-        return false;
-    }
-    if (flowBytes == 0)
-    {
-        std::cerr << "rdma-incast: --flow-bytes must be positive\n";
-        return false;
-    }
-    return true;
 }
 
 /**
@@ -97,7 +94,7 @@ IncastOptions::Parse(int argc, char* argv[])
  * \param oracle the deadlock oracle
  */
 void
-Report(const IncastOptions& opt,
+Report(IncastOptions& opt,
        const PfcTopologyHelper& net,
        const RdmaHelper& rdma,
        const PfcDeadlockOracle& oracle)
@@ -135,7 +132,8 @@ Report(const IncastOptions& opt,
               << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", drops "
               << stats.GetDropCount() << "\n";
     oracle.PrintSummary(std::cout);
-    rdma.WriteFlowRecords(opt.csv);
+    rdma.WriteFlowRecords(opt.csvFile);
+    opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
     std::cout << "wrote " << opt.csv << "\n";
     std::cout << "RESULT lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
               << " pauses=" << stats.GetPauseCount()
@@ -149,10 +147,7 @@ int
 main(int argc, char* argv[])
 {
     IncastOptions opt;
-    if (!opt.Parse(argc, argv))
-    {
-        return 2;
-    }
+    opt.Parse(argc, argv);
 
     PfcTopologyHelper net(tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf));
     net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(opt.rate));
@@ -178,7 +173,7 @@ main(int argc, char* argv[])
         net.GetPfcHelper().EnablePcap(opt.pcap, net.GetHostDevice(1));
     }
 
-    Time stop = MicroSeconds(uint64_t(opt.stopMs * 1000));
+    Time stop = TaggerCommandLine::MilliSecondsToTime(opt.stopMs);
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());
     oracle->Start(MicroSeconds(10), stop);

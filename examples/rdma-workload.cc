@@ -16,9 +16,11 @@
 #include "ns3/network-module.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 
 using namespace ns3;
@@ -44,62 +46,51 @@ struct WorkloadOptions
     std::string rate = "40Gbps";                                     //!< --rate
     std::string delay = "1us";                                       //!< --delay
     std::string csv = "rdma-workload-flows.csv";                     //!< --csv
+    std::ofstream csvFile;                            //!< the --csv file, open after Parse
+    TaggerCommandLine cmd{"rdma-workload", __FILE__}; //!< the checked command line
 
-    /// Parse and check the options. \param argc count \param argv values
-    /// \return false (after a message) on a bad value
-    bool Parse(int argc, char* argv[]);
+    /// Parse and check the options, open the --csv file (exit code 2 on a bad value).
+    /// \param argc count \param argv values
+    void Parse(int argc, char* argv[]);
 };
 
-bool
+void
 WorkloadOptions::Parse(int argc, char* argv[])
 {
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("leaves", "number of leaf (ToR) switches", leaves);
-    cmd.AddValue("spines", "number of spine switches", spines);
-    cmd.AddValue("hosts-per-leaf", "hosts on each leaf", hostsPerLeaf);
-    cmd.AddValue("cdf", "flow-size CDF file (default: the module's data/websearch.cdf)", cdfPath);
-    cmd.AddValue("flow-file", "replay this flow file instead of generating flows", flowFile);
-    cmd.AddValue("pattern", "all-to-all, permutation or incast (to host 0)", pattern);
-    cmd.AddValue("load", "target load of the bottleneck links, in (0, 1]", load);
-    cmd.AddValue("arrivals-ms", "time window of flow arrivals (ms)", arrivalsMs);
-    cmd.AddValue("stop-ms", "simulated time limit (ms)", stopMs);
-    cmd.AddValue("pfc", "PFC on (class 3 lossless) or off (every class lossy)", pfc);
-    cmd.AddValue("dcqcn", "DCQCN congestion control on or off", dcqcn);
-    cmd.AddValue("rate", "link rate", rate);
-    cmd.AddValue("delay", "link propagation delay", delay);
-    cmd.AddValue("csv", "flow records file", csv);
+    cmd.AddLeafSpine(leaves, spines, hostsPerLeaf);
+    cmd.AddString("cdf", "flow-size CDF file (default: the module's data/websearch.cdf)", cdfPath);
+    cmd.AddString("flow-file", "replay this flow file instead of generating flows", flowFile);
+    cmd.AddChoice("pattern",
+                  "all-to-all, permutation or incast (to host 0)",
+                  pattern,
+                  {"all-to-all", "permutation", "incast"});
+    cmd.AddDouble("load", "target load of the bottleneck links, in (0, 1]", load, 0, 1);
+    cmd.AddMilliSeconds("arrivals-ms", "time window of flow arrivals (ms)", arrivalsMs, 0, 1000);
+    cmd.AddMilliSeconds("stop-ms", "simulated time limit (ms)", stopMs, 0.001);
+    cmd.AddBool("pfc", "PFC on (class 3 lossless) or off (every class lossy)", pfc);
+    cmd.AddBool("dcqcn", "DCQCN congestion control on or off", dcqcn);
+    cmd.AddDataRate("rate", "link rate", rate);
+    cmd.AddTime("delay", "link propagation delay", delay);
+    cmd.AddString("csv", "flow records file", csv);
     cmd.Parse(argc, argv);
 
-    if (leaves == 0 || spines == 0 || hostsPerLeaf == 0 || leaves * hostsPerLeaf < 2)
+    cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf);
+    if (load <= 0)
     {
-        std::cerr << "rdma-workload: need positive --leaves, --spines, --hosts-per-leaf and at "
-                     "least 2 hosts\n";
-        return false;
+        cmd.Fail("load", TaggerCommandLine::FormatNumber(load), "must be above 0 and at most 1");
     }
-    if (!(load > 0 && load <= 1))
+    kind = pattern == "permutation" ? RdmaFlowGenerator::PERMUTATION
+           : pattern == "incast"    ? RdmaFlowGenerator::INCAST
+                                    : RdmaFlowGenerator::ALL_TO_ALL;
+    if (!flowFile.empty())
     {
-        std::cerr << "rdma-workload: --load must be in (0, 1], not " << load << "\n";
-        return false;
+        cmd.CheckReadableFile("flow-file", flowFile);
     }
-    if (pattern == "all-to-all")
+    if (!cdfPath.empty())
     {
-        kind = RdmaFlowGenerator::ALL_TO_ALL;
+        cmd.CheckReadableFile("cdf", cdfPath);
     }
-    else if (pattern == "permutation")
-    {
-        kind = RdmaFlowGenerator::PERMUTATION;
-    }
-    else if (pattern == "incast")
-    {
-        kind = RdmaFlowGenerator::INCAST;
-    }
-    else
-    {
-        std::cerr << "rdma-workload: --pattern must be all-to-all, permutation or incast, not '"
-                  << pattern << "'\n";
-        return false;
-    }
-    return true;
+    cmd.OpenOutput("csv", csv, csvFile);
 }
 
 /**
@@ -147,7 +138,7 @@ MakeFlows(WorkloadOptions& opt, uint32_t hosts, std::vector<GeneratedFlow>& flow
                                capacity,
                                opt.load,
                                MicroSeconds(10),
-                               MicroSeconds(uint64_t(opt.arrivalsMs * 1000)));
+                               TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
     return true;
 }
 
@@ -183,7 +174,7 @@ class DoneCheck
  * \param opt the options \param net the network \param rdma the NICs
  */
 void
-Report(const WorkloadOptions& opt, const PfcTopologyHelper& net, const RdmaHelper& rdma)
+Report(WorkloadOptions& opt, const PfcTopologyHelper& net, const RdmaHelper& rdma)
 {
     PfcStatsHelper stats(net);
     std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
@@ -201,7 +192,8 @@ Report(const WorkloadOptions& opt, const PfcTopologyHelper& net, const RdmaHelpe
     std::cout << "pauses " << stats.GetPauseCount() << ", drops " << stats.GetDropCount()
               << ", retransmitted " << rdma.GetRetransmittedPackets() << ", timeouts "
               << rdma.GetTimeouts() << ", CNPs " << rdma.GetCnps() << "\n";
-    rdma.WriteFlowRecords(opt.csv);
+    rdma.WriteFlowRecords(opt.csvFile);
+    opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
     std::cout << "wrote " << opt.csv << "\n";
     std::cout << "RESULT flows=" << records.size() << " completed=" << completed
               << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
@@ -215,10 +207,7 @@ int
 main(int argc, char* argv[])
 {
     WorkloadOptions opt;
-    if (!opt.Parse(argc, argv))
-    {
-        return 2;
-    }
+    opt.Parse(argc, argv);
 
     PfcTopologyHelper net(tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf));
     net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(opt.rate));
@@ -239,9 +228,9 @@ main(int argc, char* argv[])
     rdma.AddFlows(flows);
 
     // Stop when every flow is done (checked every 100 us) or at --stop-ms.
-    DoneCheck done(rdma, MicroSeconds(uint64_t(opt.arrivalsMs * 1000)));
+    DoneCheck done(rdma, TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
     Simulator::Schedule(MicroSeconds(100), &DoneCheck::Check, &done);
-    Simulator::Stop(MicroSeconds(uint64_t(opt.stopMs * 1000)));
+    Simulator::Stop(TaggerCommandLine::MilliSecondsToTime(opt.stopMs));
     Simulator::Run();
     Report(opt, net, rdma);
     Simulator::Destroy();

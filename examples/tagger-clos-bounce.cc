@@ -44,14 +44,11 @@ main(int argc, char* argv[])
                                         "when the green flow starts, after the blue one (ms)",
                                         defaults);
 
-    CommandLine cmd(__FILE__);
+    TaggerCommandLine cmd("tagger-clos-bounce", __FILE__);
     options.AddValues(cmd);
-    cmd.AddValue("cross", "also H2 -> H1 and H14 -> H13 (busy receivers)", options.config.cross);
+    cmd.AddBool("cross", "also H2 -> H1 and H14 -> H13 (busy receivers)", options.config.cross);
     cmd.Parse(argc, argv);
-    if (!options.Finish(std::cerr))
-    {
-        return 2;
-    }
+    options.Finish(cmd);
 
     TaggerExperimentResult r = TaggerExperimentHelper::RunClosBounce(options.config);
     TaggerExperimentHelper::PrintReport(std::cout, r);

@@ -55,16 +55,13 @@ main(int argc, char* argv[])
         "when the routes change to the 1-bounce paths, after the flows start (ms)",
         defaults);
 
-    CommandLine cmd(__FILE__);
+    TaggerCommandLine cmd("tagger-pause-propagation", __FILE__);
     options.AddValues(cmd);
-    cmd.AddValue("bounce-failures",
-                 "links L2-T1 and L3-T4 fail when the routes change",
-                 options.config.failLinks);
+    cmd.AddBool("bounce-failures",
+                "links L2-T1 and L3-T4 fail when the routes change",
+                options.config.failLinks);
     cmd.Parse(argc, argv);
-    if (!options.Finish(std::cerr))
-    {
-        return 2;
-    }
+    options.Finish(cmd);
 
     TaggerExperimentResult r = TaggerExperimentHelper::RunPausePropagation(options.config);
     TaggerExperimentHelper::PrintReport(std::cout, r);

@@ -61,13 +61,10 @@ main(int argc, char* argv[])
                                         "when L1 gets the bad route, after the flows start (ms)",
                                         defaults);
 
-    CommandLine cmd(__FILE__);
+    TaggerCommandLine cmd("tagger-routing-loop", __FILE__);
     options.AddValues(cmd);
     cmd.Parse(argc, argv);
-    if (!options.Finish(std::cerr))
-    {
-        return 2;
-    }
+    options.Finish(cmd);
 
     TaggerExperimentResult r = TaggerExperimentHelper::RunRoutingLoop(options.config);
     TaggerExperimentHelper::PrintReport(std::cout, r);

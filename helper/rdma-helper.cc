@@ -161,6 +161,14 @@ RdmaHelper::WriteFlowRecords(const std::string& path) const
 {
     std::ofstream out(path);
     NS_ABORT_MSG_IF(!out, "RdmaHelper::WriteFlowRecords: cannot write " << path);
+    WriteFlowRecords(out);
+    out.flush();
+    NS_ABORT_MSG_IF(!out, "RdmaHelper::WriteFlowRecords: writing " << path << " failed");
+}
+
+void
+RdmaHelper::WriteFlowRecords(std::ostream& out) const
+{
     out << RdmaFlowRecord::CsvHeader() << "\n";
     for (const RdmaFlowRecord& r : GetFlowRecords())
     {

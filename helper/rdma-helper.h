@@ -78,6 +78,8 @@ class RdmaHelper
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
     /// Write every flow record as CSV (RdmaFlowRecord::CsvHeader). \param path the file
     void WriteFlowRecords(const std::string& path) const;
+    /// Write every flow record as CSV to \p out (the caller checks the stream). \param out where
+    void WriteFlowRecords(std::ostream& out) const;
     uint64_t GetRetransmittedPackets() const; //!< \return over all NICs
     uint64_t GetTimeouts() const;             //!< \return over all NICs
     uint64_t GetCnps() const;                 //!< \return CNPs received, over all NICs

@@ -6,12 +6,13 @@
 
 #include "pfc-route-helper.h"
 #include "pfc-topology-helper.h"
+#include "tagger-command-line.h"
 
 #include "ns3/abort.h"
 
 #include <algorithm>
 #include <sstream>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -34,67 +35,92 @@ TaggerExperimentCommandLine::TaggerExperimentCommandLine(const std::string& prog
 }
 
 void
-TaggerExperimentCommandLine::AddValues(CommandLine& cmd)
+TaggerExperimentCommandLine::AddValues(TaggerCommandLine& cmd)
 {
-    cmd.AddValue("tagger", "1: Tagger rules (shortest + 1-bounce ELP); 0: plain PFC", m_tagger);
-    cmd.AddValue("mode", "pfc, tagger or ttl (overrides --tagger)", m_mode);
-    cmd.AddValue("dcqcn", "DCQCN on the RoCE NICs", config.dcqcn);
-    cmd.AddValue("xoff", "static PFC Xoff per ingress queue (bytes of shared buffer)", config.xoff);
-    cmd.AddValue("xon", "static PFC Xon per ingress queue (bytes)", config.xon);
-    cmd.AddValue("rate", "link rate (e.g. 40Gbps)", config.rate);
-    cmd.AddValue("delay", "link propagation delay (e.g. 1us)", config.delay);
-    cmd.AddValue(m_eventOption, m_eventHelp, m_eventMs);
-    cmd.AddValue("stop-ms", "when every sender stops (ms)", m_stopMs);
-    cmd.AddValue("drain-ms", "time after the stop to let buffers drain (ms)", m_drainMs);
-    cmd.AddValue("rules",
-                 "tagger-rules JSON file to install instead of computing rules",
-                 config.rulesFile);
-    cmd.AddValue("out", "prefix of the .dat and .plt files", out);
-    cmd.AddValue("fail-links",
-                 "extra link failures (local reroute), e.g. \"L1-S1@2,L3-S2@2.5\" (ms)",
-                 config.linkFailures);
-    cmd.AddValue("restore-links",
-                 "link restorations, e.g. \"L1-S1@4\" (ms)",
-                 config.linkRestorations);
-    cmd.AddValue("bad-routes",
-                 "bad routes: at ms, SW sends HOST's traffic to NEXT, e.g. \"L1:H15:T1@2\"",
-                 config.badRoutes);
+    cmd.AddInteger("tagger",
+                   "1: Tagger rules (shortest + 1-bounce ELP); 0: plain PFC",
+                   m_tagger,
+                   0,
+                   1);
+    cmd.AddChoice("mode",
+                  "pfc, tagger or ttl (overrides --tagger)",
+                  m_mode,
+                  {"pfc", "tagger", "ttl"});
+    cmd.AddBool("dcqcn", "DCQCN on the RoCE NICs", config.dcqcn);
+    cmd.AddInteger("xoff",
+                   "static PFC Xoff per ingress queue (bytes of shared buffer)",
+                   config.xoff,
+                   1,
+                   kMaxThresholdBytes);
+    cmd.AddInteger("xon",
+                   "static PFC Xon per ingress queue (bytes)",
+                   config.xon,
+                   0,
+                   kMaxThresholdBytes);
+    cmd.AddDataRate("rate", "link rate (e.g. 40Gbps)", config.rate);
+    cmd.AddTime("delay", "link propagation delay (e.g. 1us)", config.delay);
+    cmd.AddMilliSeconds(m_eventOption, m_eventHelp, m_eventMs);
+    cmd.AddMilliSeconds("stop-ms", "when every sender stops (ms)", m_stopMs);
+    cmd.AddMilliSeconds("drain-ms",
+                        "time after the stop to let buffers drain (ms)",
+                        m_drainMs,
+                        0.001);
+    cmd.AddString("rules",
+                  "tagger-rules JSON file to install instead of computing rules",
+                  config.rulesFile);
+    cmd.AddString("out", "prefix of the .dat and .plt files", out);
+    cmd.AddString("fail-links",
+                  "extra link failures (local reroute), e.g. \"L1-S1@2,L3-S2@2.5\" (ms)",
+                  config.linkFailures);
+    cmd.AddString("restore-links",
+                  "link restorations, e.g. \"L1-S1@4\" (ms)",
+                  config.linkRestorations);
+    cmd.AddString("bad-routes",
+                  "bad routes: at ms, SW sends HOST's traffic to NEXT, e.g. \"L1:H15:T1@2\"",
+                  config.badRoutes);
 }
 
-bool
-TaggerExperimentCommandLine::Finish(std::ostream& err)
+void
+TaggerExperimentCommandLine::Finish(const TaggerCommandLine& cmd)
 {
     if (m_mode.empty())
     {
         m_mode = m_tagger ? "tagger" : "pfc";
     }
-    if (!ParseTaggerExperimentMode(m_mode, config.mode))
-    {
-        err << m_program << ": --mode must be pfc, tagger or ttl, not '" << m_mode << "'\n";
-        return false;
-    }
+    bool known = ParseTaggerExperimentMode(m_mode, config.mode);
+    NS_ABORT_MSG_UNLESS(known, "AddChoice let an unknown --mode through: " << m_mode);
     if (config.xon >= config.xoff)
     {
-        err << m_program << ": --xon (" << config.xon << ") must be below --xoff (" << config.xoff
-            << ")\n";
-        return false;
+        cmd.Fail("xon",
+                 std::to_string(config.xon),
+                 "must be below --xoff (" + std::to_string(config.xoff) + ")");
     }
-    if (!(m_eventMs >= 0 && m_stopMs > m_eventMs && m_drainMs > 0))
-    {
-        err << m_program << ": need 0 <= --" << m_eventOption
-            << " < --stop-ms and --drain-ms > 0\n";
-        return false;
-    }
-    config.event = MicroSeconds(uint64_t(m_eventMs * 1000));
-    config.stop = MicroSeconds(uint64_t(m_stopMs * 1000));
-    config.drain = MicroSeconds(uint64_t(m_drainMs * 1000));
+    config.event = TaggerCommandLine::MilliSecondsToTime(m_eventMs);
+    config.stop = TaggerCommandLine::MilliSecondsToTime(m_stopMs);
+    config.drain = TaggerCommandLine::MilliSecondsToTime(m_drainMs);
     if (!(config.stop > config.start + config.event))
     {
-        err << m_program << ": --" << m_eventOption << " plus the start ("
-            << config.start.As(Time::US) << ") must come before --stop-ms\n";
-        return false;
+        std::ostringstream why;
+        why << "must come after --" << m_eventOption << " plus the start ("
+            << config.start.As(Time::US) << ")";
+        cmd.Fail("stop-ms", TaggerCommandLine::FormatNumber(m_stopMs), why.str());
     }
-    return true;
+    for (const auto& [flag, list] : {std::make_pair("fail-links", config.linkFailures),
+                                     std::make_pair("restore-links", config.linkRestorations),
+                                     std::make_pair("bad-routes", config.badRoutes)})
+    {
+        std::string why = CheckTaggerExperimentEvents(flag, list);
+        if (!why.empty())
+        {
+            cmd.Fail(flag, list, why);
+        }
+    }
+    if (!config.rulesFile.empty())
+    {
+        cmd.CheckReadableFile("rules", config.rulesFile);
+    }
+    cmd.CheckWritable("out", out + "-rate.dat", out);
+    cmd.CheckWritable("out", out + "-rate.plt", out);
 }
 
 namespace
@@ -116,28 +142,85 @@ SplitList(const std::string& text, char sep)
     return items;
 }
 
-/// Parse "what@ms" into (what, absolute time). \param item the item \param flag its flag
-std::pair<std::string, Time>
-ParseTimed(const std::string& item, const std::string& flag)
+/**
+ * Parse "what@ms".
+ * \param item the item \param what the part before @ \param at the time
+ * \return "" or why \p item is malformed
+ */
+std::string
+ParseTimed(const std::string& item, std::string& what, Time& at)
 {
-    std::size_t at = item.rfind('@');
-    NS_ABORT_MSG_IF(at == std::string::npos || at == 0 || at + 1 == item.size(),
-                    "--" << flag << ": '" << item << "' is not WHAT@MS");
+    std::size_t sign = item.rfind('@');
+    if (sign == std::string::npos || sign == 0 || sign + 1 == item.size())
+    {
+        return "'" + item + "' has no WHAT@MS form";
+    }
     double ms = 0;
-    try
+    std::string why = TaggerCommandLine::ParseDouble(item.substr(sign + 1),
+                                                     0,
+                                                     TaggerCommandLine::kMaxMilliSeconds,
+                                                     ms);
+    if (!why.empty())
     {
-        std::size_t used = 0;
-        ms = std::stod(item.substr(at + 1), &used);
-        NS_ABORT_MSG_IF(used != item.size() - at - 1 || ms < 0, "");
+        return "'" + item + "': the time after @ (ms) " + why;
     }
-    catch (const std::exception&)
-    {
-        NS_FATAL_ERROR("--" << flag << ": '" << item << "': bad time '" << item.substr(at + 1)
-                            << "' (milliseconds >= 0)");
-    }
-    return {item.substr(0, at), MicroSeconds(uint64_t(ms * 1000))};
+    what = item.substr(0, sign);
+    at = TaggerCommandLine::MilliSecondsToTime(ms);
+    return "";
 }
 
+/// One parsed event item.
+struct TimedItem
+{
+    std::vector<std::string> parts; //!< A and B, or SWITCH, HOST and NEXT
+    Time at;                        //!< when (from the start of the simulation)
+};
+
+/**
+ * Parse the items of one event flag.
+ * \param flag fail-links, restore-links or bad-routes \param list its text
+ * \param items the parsed items \return "" or why an item is malformed
+ */
+std::string
+ParseEvents(const std::string& flag, const std::string& list, std::vector<TimedItem>& items)
+{
+    bool route = flag == "bad-routes";
+    for (const std::string& item : SplitList(list, ','))
+    {
+        TimedItem parsed;
+        std::string what;
+        std::string why = ParseTimed(item, what, parsed.at);
+        if (!why.empty())
+        {
+            return why;
+        }
+        std::size_t dash = what.find('-');
+        parsed.parts =
+            route ? SplitList(what, ':')
+                  : std::vector<std::string>{what.substr(0, dash),
+                                             dash == std::string::npos ? std::string()
+                                                                       : what.substr(dash + 1)};
+        bool empty = std::find(parsed.parts.begin(), parsed.parts.end(), "") != parsed.parts.end();
+        if (route ? parsed.parts.size() != 3 || what.back() == ':'
+                  : dash == std::string::npos || empty)
+        {
+            return "'" + item + "' is not " + (route ? "SWITCH:HOST:NEXT@MS" : "A-B@MS");
+        }
+        items.push_back(parsed);
+    }
+    return "";
+}
+} // namespace
+
+std::string
+CheckTaggerExperimentEvents(const std::string& flag, const std::string& list)
+{
+    std::vector<TimedItem> items;
+    return ParseEvents(flag, list, items);
+}
+
+namespace
+{
 /// \param net the network \param name a host name \param flag the flag \return its host index
 uint32_t
 HostIndex(const PfcTopologyHelper& net, const std::string& name, const std::string& flag)
@@ -154,38 +237,31 @@ HostIndex(const PfcTopologyHelper& net, const std::string& name, const std::stri
 void
 ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHelper& net)
 {
-    for (auto [list, flag, fail] :
-         {std::make_tuple(cfg.linkFailures, std::string("fail-links"), true),
-          std::make_tuple(cfg.linkRestorations, std::string("restore-links"), false)})
+    for (auto [list, flag] : {std::make_pair(cfg.linkFailures, std::string("fail-links")),
+                              std::make_pair(cfg.linkRestorations, std::string("restore-links")),
+                              std::make_pair(cfg.badRoutes, std::string("bad-routes"))})
     {
-        for (const std::string& item : SplitList(list, ','))
+        std::vector<TimedItem> items;
+        std::string why = ParseEvents(flag, list, items);
+        NS_ABORT_MSG_UNLESS(why.empty(), "--" << flag << ": " << why);
+        for (const TimedItem& item : items)
         {
-            auto [link, at] = ParseTimed(item, flag);
-            std::size_t dash = link.find('-');
-            NS_ABORT_MSG_IF(dash == std::string::npos,
-                            "--" << flag << ": '" << item << "' is not A-B@MS");
-            std::string a = link.substr(0, dash);
-            std::string b = link.substr(dash + 1);
-            if (fail)
+            if (flag == "fail-links")
             {
-                net.GetRouteHelper().ScheduleFailLink(at, a, b);
+                net.GetRouteHelper().ScheduleFailLink(item.at, item.parts[0], item.parts[1]);
+            }
+            else if (flag == "restore-links")
+            {
+                net.GetRouteHelper().ScheduleRestoreLink(item.at, item.parts[0], item.parts[1]);
             }
             else
             {
-                net.GetRouteHelper().ScheduleRestoreLink(at, a, b);
+                net.GetRouteHelper().ScheduleRoute(item.at,
+                                                   item.parts[0],
+                                                   HostIndex(net, item.parts[1], flag),
+                                                   item.parts[2]);
             }
         }
-    }
-    for (const std::string& item : SplitList(cfg.badRoutes, ','))
-    {
-        auto [route, at] = ParseTimed(item, "bad-routes");
-        std::vector<std::string> parts = SplitList(route, ':');
-        NS_ABORT_MSG_IF(parts.size() != 3,
-                        "--bad-routes: '" << item << "' is not SWITCH:HOST:NEXT@MS");
-        net.GetRouteHelper().ScheduleRoute(at,
-                                           parts[0],
-                                           HostIndex(net, parts[1], "bad-routes"),
-                                           parts[2]);
     }
 }
 

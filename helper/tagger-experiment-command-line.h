@@ -7,11 +7,9 @@
 #ifndef TAGGER_EXPERIMENT_COMMAND_LINE_H
 #define TAGGER_EXPERIMENT_COMMAND_LINE_H
 
+#include "tagger-command-line.h"
 #include "tagger-experiment-helper.h"
 
-#include "ns3/command-line.h"
-
-#include <ostream>
 #include <string>
 
 /**
@@ -31,19 +29,27 @@ class PfcTopologyHelper;
  * The command line shared by the experiment examples: --tagger, --mode,
  * --dcqcn, --xoff, --xon, --rate, --delay, the scenario's event option
  * (e.g. --loop-ms), --stop-ms, --drain-ms, --rules, --out, --fail-links,
- * --restore-links and --bad-routes.  The last three are kept as text in the
- * config and checked when the run schedules them
- * (ScheduleTaggerExperimentEvents): node names need the network.
+ * --restore-links and --bad-routes, read by a TaggerCommandLine (one line on
+ * stderr and exit code 2 for a bad value).  The last three are kept as text
+ * in the config; Finish checks their form (A-B@MS, SWITCH:HOST:NEXT@MS, the
+ * time a finite number of ms from 0 to TaggerCommandLine::kMaxMilliSeconds),
+ * the run checks the node names when it schedules them
+ * (ScheduleTaggerExperimentEvents): names need the network.
+ *
+ * Limits: --tagger 0 or 1; --mode pfc, tagger or ttl; --xoff 1 ..
+ * kMaxThresholdBytes and --xon 0 .. below --xoff; --rate above 0 and at most
+ * 1Pbps; --delay 0 .. 10^7 ms; the ms flags 0 .. 10^7 with the event option
+ * plus the start before --stop-ms and --drain-ms at least 0.001; --rules (if
+ * given) must be a regular readable file (its content is checked when the
+ * run installs it); --out must name
+ * files that can be written (<out>-rate.dat and .plt are created by Finish).
  *
  * \code
  *   TaggerExperimentCommandLine options("tagger-routing-loop", "loop-ms", "...(ms)", defaults);
- *   CommandLine cmd(__FILE__);
+ *   TaggerCommandLine cmd("tagger-routing-loop", __FILE__);
  *   options.AddValues(cmd);
- *   cmd.Parse(argc, argv);
- *   if (!options.Finish(std::cerr))
- *   {
- *       return 2;
- *   }
+ *   cmd.Parse(argc, argv);   // exits with 2 on a bad value
+ *   options.Finish(cmd);     // exits with 2 on a bad combination
  *   TaggerExperimentResult r = TaggerExperimentHelper::RunRoutingLoop(options.config);
  * \endcode
  */
@@ -61,15 +67,19 @@ class TaggerExperimentCommandLine
                                 const std::string& eventHelp,
                                 const TaggerExperimentConfig& defaults = TaggerExperimentConfig());
 
+    /// Largest static PFC threshold (--xoff, --xon): 1 GiB.
+    static constexpr int64_t kMaxThresholdBytes = int64_t(1) << 30;
+
     /// Add the options to \p cmd (before cmd.Parse). \param cmd the command line
-    void AddValues(CommandLine& cmd);
+    void AddValues(TaggerCommandLine& cmd);
 
     /**
-     * After cmd.Parse: check the values and fill the config.
-     * \param err where to explain a bad value
-     * \return false (after one message naming the option at fault) on a bad value
+     * After cmd.Parse: check the combinations and the event lists, fill the
+     * config and create the output files; cmd.Fail (exit code 2, one line
+     * naming the flag) on a bad value.
+     * \param cmd the command line that parsed the values
      */
-    bool Finish(std::ostream& err);
+    void Finish(const TaggerCommandLine& cmd);
 
     TaggerExperimentConfig config; //!< the set-up (valid after Finish)
     std::string out;               //!< prefix of the .dat and .plt files
@@ -84,6 +94,13 @@ class TaggerExperimentCommandLine
     double m_stopMs;           //!< --stop-ms
     double m_drainMs;          //!< --drain-ms
 };
+
+/**
+ * Check the form of an event flag's items.
+ * \param flag fail-links, restore-links or bad-routes \param list its comma-separated items
+ * \return "" or why an item is malformed
+ */
+std::string CheckTaggerExperimentEvents(const std::string& flag, const std::string& list);
 
 /**
  * Schedule the linkFailures, linkRestorations and badRoutes events of \p cfg on

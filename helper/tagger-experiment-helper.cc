@@ -681,6 +681,8 @@ TaggerExperimentHelper::WriteRateFiles(const TaggerExperimentResult& r, const st
         }
         plt << "e\n";
     }
+    dat.flush();
+    plt.flush();
     return bool(dat) && bool(plt);
 }
 

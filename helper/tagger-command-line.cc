@@ -1,0 +1,430 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tagger-command-line.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <sys/stat.h>
+#include <utility>
+
+namespace ns3
+{
+
+namespace
+{
+/// Largest data rate a flag may give: 1 Pbit/s (DataRate holds bit/s in 64 bits).
+constexpr double kMaxBitRate = 1e15;
+
+/// \param x a double \return the shortest text that reads back as \p x
+std::string
+ShortestText(double x)
+{
+    for (int digits = 6; digits < 17; ++digits)
+    {
+        std::ostringstream text;
+        text.precision(digits);
+        text << x;
+        if (std::strtod(text.str().c_str(), nullptr) == x)
+        {
+            return text.str();
+        }
+    }
+    std::ostringstream text;
+    text.precision(17);
+    text << x;
+    return text.str();
+}
+
+/// \param x a double \return it as a range bound in a message (whole numbers without exponent)
+std::string
+BoundText(double x)
+{
+    if (x == std::floor(x) && std::fabs(x) < 1e15)
+    {
+        return std::to_string(int64_t(x));
+    }
+    return ShortestText(x);
+}
+
+/**
+ * Split a "number unit" text at the first character not in \p numberChars.
+ * \param text the text \param numberChars the characters of the number
+ * \param number the number \param unit the rest \return "" or why the number is bad
+ */
+std::string
+SplitNumberUnit(const std::string& text, const char* numberChars, double& number, std::string& unit)
+{
+    std::size_t n = text.find_first_not_of(numberChars);
+    std::string digits = text.substr(0, n);
+    unit = n == std::string::npos ? "" : text.substr(n);
+    char* end = nullptr;
+    errno = 0;
+    number = digits.empty() ? 0 : std::strtod(digits.c_str(), &end);
+    if (digits.empty() || end != digits.c_str() + digits.size() || errno == ERANGE ||
+        !std::isfinite(number))
+    {
+        return "not a number";
+    }
+    return "";
+}
+} // namespace
+
+TaggerCommandLine::TaggerCommandLine(const std::string& program, const std::string& file)
+    : m_program(program),
+      m_cmd(file)
+{
+}
+
+void
+TaggerCommandLine::AddChecked(const std::string& name,
+                              const std::string& help,
+                              const std::string& defaultText,
+                              Checker check)
+{
+    m_flags.push_back({name, defaultText, defaultText, std::move(check)});
+    m_cmd.AddValue(name, help, m_flags.back().text);
+}
+
+std::string
+TaggerCommandLine::ParseInteger(const std::string& text, int64_t min, int64_t max, int64_t& v)
+{
+    std::string range =
+        "must be an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    char* end = nullptr;
+    errno = 0;
+    long long parsed = std::strtoll(text.c_str(), &end, 10);
+    bool digitsOnly = !text.empty() && text.find_first_not_of("+-0123456789") == std::string::npos;
+    if (!digitsOnly || end != text.c_str() + text.size() || errno == ERANGE || parsed < min ||
+        parsed > max)
+    {
+        return range;
+    }
+    v = parsed;
+    return "";
+}
+
+std::string
+TaggerCommandLine::ParseDouble(const std::string& text, double min, double max, double& v)
+{
+    std::string range = "must be a number from " + BoundText(min) + " to " + BoundText(max);
+    char* end = nullptr;
+    errno = 0;
+    double parsed =
+        text.empty() || std::isspace((unsigned char)text[0]) ? 0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
+        !std::isfinite(parsed) || parsed < min || parsed > max)
+    {
+        return range;
+    }
+    v = parsed;
+    return "";
+}
+
+void
+TaggerCommandLine::AddDouble(const std::string& name,
+                             const std::string& help,
+                             double& value,
+                             double min,
+                             double max)
+{
+    double* target = &value;
+    AddChecked(name, help, ShortestText(value), [target, min, max](const std::string& text) {
+        return ParseDouble(text, min, max, *target);
+    });
+}
+
+void
+TaggerCommandLine::AddMilliSeconds(const std::string& name,
+                                   const std::string& help,
+                                   double& ms,
+                                   double min,
+                                   double max)
+{
+    AddDouble(name, help, ms, std::max(min, 0.0), std::min(max, kMaxMilliSeconds));
+}
+
+void
+TaggerCommandLine::AddDataRate(const std::string& name, const std::string& help, std::string& rate)
+{
+    std::string* target = &rate;
+    AddChecked(name, help, rate, [target](const std::string& text) {
+        std::string why = "must be a data rate above 0 and at most 1Pbps (e.g. 40Gbps)";
+        double number = 0;
+        std::string unit;
+        DataRateValue one;
+        if (!SplitNumberUnit(text, "0123456789.", number, unit).empty() || unit.empty() ||
+            !one.DeserializeFromString("1" + unit, nullptr) ||
+            number * double(one.Get().GetBitRate()) > kMaxBitRate)
+        {
+            return why;
+        }
+        DataRateValue parsed;
+        if (!parsed.DeserializeFromString(text, nullptr) || parsed.Get().GetBitRate() == 0)
+        {
+            return why;
+        }
+        *target = text;
+        return std::string();
+    });
+}
+
+void
+TaggerCommandLine::AddTime(const std::string& name, const std::string& help, std::string& time)
+{
+    std::string* target = &time;
+    AddChecked(name, help, time, [target](const std::string& text) {
+        static const std::vector<std::pair<std::string, double>> msPerUnit = {{"", 1e3},
+                                                                              {"s", 1e3},
+                                                                              {"ms", 1},
+                                                                              {"us", 1e-3},
+                                                                              {"ns", 1e-6},
+                                                                              {"ps", 1e-9},
+                                                                              {"fs", 1e-12},
+                                                                              {"min", 6e4},
+                                                                              {"h", 3.6e6},
+                                                                              {"d", 8.64e7},
+                                                                              {"y", 3.1536e10}};
+        std::string why =
+            "must be a time from 0 to " + BoundText(kMaxMilliSeconds) + "ms with a unit (e.g. 1us)";
+        double number = 0;
+        std::string unit;
+        if (!SplitNumberUnit(text, "+-0123456789.eE", number, unit).empty())
+        {
+            return why;
+        }
+        auto it = std::find_if(msPerUnit.begin(), msPerUnit.end(), [&unit](const auto& u) {
+            return u.first == unit;
+        });
+        if (it == msPerUnit.end() || number < 0 || number * it->second > kMaxMilliSeconds)
+        {
+            return why;
+        }
+        *target = text;
+        return std::string();
+    });
+}
+
+void
+TaggerCommandLine::AddChoice(const std::string& name,
+                             const std::string& help,
+                             std::string& value,
+                             const std::vector<std::string>& choices)
+{
+    std::string* target = &value;
+    AddChecked(name, help, value, [target, choices](const std::string& text) {
+        if (std::find(choices.begin(), choices.end(), text) == choices.end())
+        {
+            std::string why = "must be one of";
+            for (std::size_t i = 0; i < choices.size(); ++i)
+            {
+                why += (i ? ", " : " ") + choices[i];
+            }
+            return why;
+        }
+        *target = text;
+        return std::string();
+    });
+}
+
+void
+TaggerCommandLine::AddBool(const std::string& name, const std::string& help, bool& value)
+{
+    bool* target = &value;
+    AddChecked(name, help, value ? "true" : "false", [target](const std::string& text) {
+        if (text.empty() || text == "1" || text == "true")
+        {
+            *target = true;
+        }
+        else if (text == "0" || text == "false")
+        {
+            *target = false;
+        }
+        else
+        {
+            return std::string("must be 0, 1, true or false");
+        }
+        return std::string();
+    });
+}
+
+void
+TaggerCommandLine::AddString(const std::string& name, const std::string& help, std::string& value)
+{
+    std::string* target = &value;
+    AddChecked(name, help, value, [target](const std::string& text) {
+        *target = text;
+        return std::string();
+    });
+}
+
+void
+TaggerCommandLine::Parse(int argc, char* argv[])
+{
+    m_cmd.Parse(argc, argv);
+    for (const Flag& flag : m_flags)
+    {
+        if (flag.text != flag.defaultText)
+        {
+            std::string why = flag.check(flag.text);
+            if (!why.empty())
+            {
+                Fail(flag.name, flag.text, why);
+            }
+        }
+    }
+}
+
+void
+TaggerCommandLine::Fail(const std::string& flag,
+                        const std::string& value,
+                        const std::string& why) const
+{
+    std::cerr << m_program << ": --" << flag << "=" << value << ": " << why << std::endl;
+    std::exit(2);
+}
+
+uint64_t
+TaggerCommandLine::CheckedMultiply(const std::string& nameA,
+                                   uint64_t a,
+                                   const std::string& nameB,
+                                   uint64_t b,
+                                   uint64_t max) const
+{
+    if (a != 0 && b > max / a)
+    {
+        std::cerr << m_program << ": --" << nameA << "=" << a << " times --" << nameB << "=" << b
+                  << " must be at most " << max << std::endl;
+        std::exit(2);
+    }
+    return a * b;
+}
+
+void
+TaggerCommandLine::AddLeafSpine(uint32_t& leaves, uint32_t& spines, uint32_t& hostsPerLeaf)
+{
+    AddInteger("leaves", "number of leaf (ToR) switches", leaves, 1, kMaxCount);
+    AddInteger("spines", "number of spine switches", spines, 1, kMaxCount);
+    AddInteger("hosts-per-leaf", "hosts on each leaf", hostsPerLeaf, 1, kMaxCount);
+}
+
+uint64_t
+TaggerCommandLine::CheckLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf) const
+{
+    CheckedMultiply("leaves", leaves, "spines", spines, kMaxHosts);
+    uint64_t hosts = CheckedMultiply("leaves", leaves, "hosts-per-leaf", hostsPerLeaf, kMaxHosts);
+    if (hosts < 2)
+    {
+        Fail("hosts-per-leaf",
+             std::to_string(hostsPerLeaf),
+             "with --leaves=" + std::to_string(leaves) + " makes fewer than 2 hosts");
+    }
+    return hosts;
+}
+
+void
+TaggerCommandLine::CheckSenders(uint32_t senders, uint64_t hosts) const
+{
+    if (senders < 1 || senders >= hosts)
+    {
+        Fail("senders",
+             std::to_string(senders),
+             "must be an integer from 1 to " + std::to_string(hosts - 1) + " (" +
+                 std::to_string(hosts) + " hosts)");
+    }
+}
+
+void
+TaggerCommandLine::OpenOutput(const std::string& flag,
+                              const std::string& path,
+                              std::ofstream& file,
+                              const std::string& value) const
+{
+    file.open(path, std::ios::out | std::ios::trunc);
+    if (!file.is_open())
+    {
+        Fail(flag, value.empty() ? path : value, "cannot create " + path + " for writing");
+    }
+}
+
+void
+TaggerCommandLine::CloseOutput(const std::string& flag,
+                               const std::string& path,
+                               std::ofstream& file,
+                               const std::string& value) const
+{
+    file.flush();
+    bool good = file.good();
+    file.close();
+    if (!good || file.fail())
+    {
+        Fail(flag, value.empty() ? path : value, "writing " + path + " failed (device full?)");
+    }
+}
+
+void
+TaggerCommandLine::CheckWritable(const std::string& flag,
+                                 const std::string& path,
+                                 const std::string& value) const
+{
+    std::ofstream file;
+    OpenOutput(flag, path, file, value);
+    CloseOutput(flag, path, file, value);
+}
+
+void
+TaggerCommandLine::CheckReadableFile(const std::string& flag, const std::string& path) const
+{
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+    {
+        Fail(flag, path, "must be an existing regular file");
+    }
+    std::ifstream file(path);
+    if (!file.is_open())
+    {
+        Fail(flag, path, "cannot be read");
+    }
+}
+
+Time
+TaggerCommandLine::MilliSecondsToTime(double ms)
+{
+    return MicroSeconds(uint64_t(ms * 1000));
+}
+
+std::string
+TaggerCommandLine::FormatNumber(double x)
+{
+    return ShortestText(x);
+}
+
+uint32_t
+TaggerCommandLine::GetMaxUdpPayload(const std::string& deviceType)
+{
+    TypeId::AttributeInformation info;
+    bool found = TypeId::LookupByName(deviceType).LookupAttributeByName("Mtu", &info);
+    NS_ABORT_MSG_UNLESS(found, deviceType << " has no Mtu attribute");
+    Ptr<const UintegerValue> mtu = DynamicCast<const UintegerValue>(info.initialValue);
+    NS_ABORT_MSG_UNLESS(mtu, deviceType << "::Mtu is not an integer");
+    uint64_t headers = 20 + 8; // IPv4 and UDP
+    return mtu->Get() > headers ? uint32_t(mtu->Get() - headers) : 0;
+}
+
+CommandLine&
+TaggerCommandLine::GetCommandLine()
+{
+    return m_cmd;
+}
+
+} // namespace ns3

@@ -1,0 +1,291 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef TAGGER_COMMAND_LINE_H
+#define TAGGER_COMMAND_LINE_H
+
+#include "ns3/command-line.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <list>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * One checked way for the tagger programs to read their flags.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * A command line whose flags are checked: typed values with ranges and units.
+ *
+ * It wraps ns3::CommandLine (so --PrintHelp, --PrintGlobals and the
+ * --ns3::Class::Attribute=value options keep working): every flag is
+ * registered as text, and after CommandLine::Parse the text of each flag the
+ * user gave is parsed and range-checked.  A flag that was not given keeps
+ * its default untouched (so the defaults are exactly the program's).  A bad
+ * value gets ONE line on stderr,
+ *   program: --flag=value: why (the allowed range)
+ * and the process exits with code 2 (std::exit; every check but CloseOutput
+ * runs before the simulation).
+ *
+ * The rules:
+ *  - integers are read as signed 64-bit decimal numbers (the whole text,
+ *    no sign tricks), then checked against [min, max]: -1 is refused, not
+ *    wrapped to 4 billion;
+ *  - doubles must be finite numbers within [min, max] (a default is shown
+ *    with the fewest digits that read back as the same double);
+ *  - times in ms must be finite and within [min, max] with max at most
+ *    kMaxMilliSeconds, so the later conversion to ns-3 Time (64-bit ns)
+ *    never overflows (MilliSecondsToTime);
+ *  - data rates (text such as 40Gbps) must parse as ns3::DataRate and be > 0;
+ *  - time texts (such as 1us) must parse as ns3::Time, be >= 0 and at most
+ *    kMaxMilliSeconds;
+ *  - choices must be one of a list; booleans only 0, 1, true or false (a
+ *    bare --flag means true, as with ns3::CommandLine).
+ *
+ * \code
+ *   TaggerCommandLine cmd("pfc-incast", __FILE__);
+ *   cmd.AddInteger("spines", "number of spine switches", spines, 1, TaggerCommandLine::kMaxCount);
+ *   cmd.AddDataRate("rate", "link rate", rate);
+ *   cmd.Parse(argc, argv);            // exits with 2 on a bad value
+ *   uint32_t hosts = cmd.CheckedMultiply("leaves", leaves, "hosts-per-leaf", hostsPerLeaf,
+ *                                        TaggerCommandLine::kMaxHosts);
+ * \endcode
+ */
+class TaggerCommandLine
+{
+  public:
+    /// Largest number of switches of one kind, hosts per switch or similar counts.
+    static constexpr int64_t kMaxCount = 4096;
+    /// Largest number of hosts of a whole network (products of counts).
+    static constexpr int64_t kMaxHosts = 65536;
+    /**
+     * Largest time flag in ms: 10^7 ms (about 2.8 hours of simulated time),
+     * far below ns-3's 64-bit ns range (about 9.2 * 10^12 ms) so sums of a
+     * few such times cannot overflow either.
+     */
+    static constexpr double kMaxMilliSeconds = 1e7;
+    /// Largest flow (message) size in bytes: 2^40 (1 TiB).
+    static constexpr int64_t kMaxFlowBytes = int64_t(1) << 40;
+
+    /**
+     * \param program the program's name (first word of every message)
+     * \param file the program's source (__FILE__, for ns3::CommandLine's usage)
+     */
+    TaggerCommandLine(const std::string& program, const std::string& file);
+
+    /**
+     * An integer flag of any integer type.
+     * \param name the flag (without --) \param help its help (say the unit)
+     * \param value the variable (keeps its value when the flag is absent)
+     * \param min smallest value \param max largest value (both within T's range)
+     */
+    template <typename T>
+    void AddInteger(const std::string& name,
+                    const std::string& help,
+                    T& value,
+                    int64_t min,
+                    int64_t max)
+    {
+        T* target = &value;
+        AddChecked(name, help, std::to_string(value), [target, min, max](const std::string& text) {
+            int64_t v = 0;
+            std::string why = ParseInteger(text, min, max, v);
+            if (why.empty())
+            {
+                *target = T(v);
+            }
+            return why;
+        });
+    }
+
+    /// A finite double within [min, max]. \param name the flag \param help its help
+    /// \param value the variable \param min smallest \param max largest
+    void AddDouble(const std::string& name,
+                   const std::string& help,
+                   double& value,
+                   double min,
+                   double max);
+
+    /// A time in ms (a double) within [min, max], max <= kMaxMilliSeconds.
+    /// \param name the flag \param help its help \param ms the variable (ms)
+    /// \param min smallest \param max largest
+    void AddMilliSeconds(const std::string& name,
+                         const std::string& help,
+                         double& ms,
+                         double min = 0,
+                         double max = kMaxMilliSeconds);
+
+    /// A data rate text (e.g. 40Gbps), > 0 bit/s. \param name the flag
+    /// \param help its help \param rate the variable (kept as the text given)
+    void AddDataRate(const std::string& name, const std::string& help, std::string& rate);
+
+    /// A time text (e.g. 1us), 0 .. kMaxMilliSeconds. \param name the flag
+    /// \param help its help \param time the variable (kept as the text given)
+    void AddTime(const std::string& name, const std::string& help, std::string& time);
+
+    /// One of \p choices. \param name the flag \param help its help
+    /// \param value the variable \param choices the allowed values
+    void AddChoice(const std::string& name,
+                   const std::string& help,
+                   std::string& value,
+                   const std::vector<std::string>& choices);
+
+    /// A boolean: 0, 1, true or false. \param name the flag \param help its help
+    /// \param value the variable
+    void AddBool(const std::string& name, const std::string& help, bool& value);
+
+    /// Free text (a file name, a list checked by the program).
+    /// \param name the flag \param help its help \param value the variable
+    void AddString(const std::string& name, const std::string& help, std::string& value);
+
+    /// Parse \p argv and check every flag given; exits with 2 on a bad value.
+    /// \param argc count \param argv values
+    void Parse(int argc, char* argv[]);
+
+    /**
+     * Report a bad value and exit with code 2.
+     * \param flag the flag (without --) \param value its text \param why the rule it breaks
+     */
+    [[noreturn]] void Fail(const std::string& flag,
+                           const std::string& value,
+                           const std::string& why) const;
+
+    /**
+     * \p a * \p b, or Fail naming both flags when the product exceeds \p max.
+     * \param nameA flag of a \param a a value \param nameB flag of b \param b a value
+     * \param max the largest allowed product \return the product
+     */
+    uint64_t CheckedMultiply(const std::string& nameA,
+                             uint64_t a,
+                             const std::string& nameB,
+                             uint64_t b,
+                             uint64_t max) const;
+
+    /**
+     * The leaf-spine flags --leaves, --spines and --hosts-per-leaf, each 1 .. kMaxCount.
+     * \param leaves leaf switches \param spines spine switches \param hostsPerLeaf hosts per leaf
+     */
+    void AddLeafSpine(uint32_t& leaves, uint32_t& spines, uint32_t& hostsPerLeaf);
+
+    /**
+     * After Parse: Fail unless leaves * spines (the links between the tiers)
+     * and leaves * hosts-per-leaf (the hosts) are at most kMaxHosts and there
+     * are at least 2 hosts.
+     * \param leaves leaf switches \param spines spine switches \param hostsPerLeaf hosts per leaf
+     * \return the number of hosts
+     */
+    uint64_t CheckLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf) const;
+
+    /// Fail unless 1 <= \p senders < \p hosts (hosts 1..senders send to host 0).
+    /// \param senders the --senders value \param hosts the hosts of the network
+    void CheckSenders(uint32_t senders, uint64_t hosts) const;
+
+    /**
+     * Open \p path for writing (truncating it) before the simulation runs;
+     * Fail naming \p flag when it cannot be created.  Write to it, then call
+     * CloseOutput, which checks that every byte reached the file (a full
+     * device such as /dev/full is only detected there).
+     * \param flag the flag naming the file \param path the file \param file the stream
+     * \param value the flag's text when it is not \p path (an --out prefix)
+     */
+    void OpenOutput(const std::string& flag,
+                    const std::string& path,
+                    std::ofstream& file,
+                    const std::string& value = "") const;
+
+    /// Flush and close \p file; Fail naming \p flag when a write failed.
+    /// \param flag the flag \param path the file \param file the stream
+    /// \param value the flag's text when it is not \p path (an --out prefix)
+    void CloseOutput(const std::string& flag,
+                     const std::string& path,
+                     std::ofstream& file,
+                     const std::string& value = "") const;
+
+    /// Check that \p path can be created and written (it is created, empty); Fail otherwise.
+    /// \param flag the flag \param path the file
+    /// \param value the flag's text when it is not \p path (an --out prefix)
+    void CheckWritable(const std::string& flag,
+                       const std::string& path,
+                       const std::string& value = "") const;
+
+    /// Fail unless \p path is a regular file that can be read.
+    /// \param flag the flag \param path the file
+    void CheckReadableFile(const std::string& flag, const std::string& path) const;
+
+    /**
+     * Parse \p text as a decimal signed 64-bit integer within [min, max].
+     * \param text the text \param min smallest \param max largest \param v the value
+     * \return "" or why \p text is refused
+     */
+    static std::string ParseInteger(const std::string& text, int64_t min, int64_t max, int64_t& v);
+
+    /**
+     * Parse \p text as a finite double within [min, max].
+     * \param text the text \param min smallest \param max largest \param v the value
+     * \return "" or why \p text is refused
+     */
+    static std::string ParseDouble(const std::string& text, double min, double max, double& v);
+
+    /**
+     * The ns-3 time of \p ms milliseconds, truncated to whole microseconds
+     * (the examples' historical rounding).  \p ms must be within
+     * [0, kMaxMilliSeconds] (as AddMilliSeconds checks).
+     * \param ms milliseconds \return the time
+     */
+    static Time MilliSecondsToTime(double ms);
+
+    /// \param x a number \return the shortest text that reads back as \p x
+    static std::string FormatNumber(double x);
+
+    /**
+     * The largest UDP payload a device of \p deviceType carries: its Mtu
+     * attribute's default (as --ns3::Type::Mtu may have set it) minus the
+     * IPv4 and UDP headers (28 bytes).
+     * \param deviceType e.g. "ns3::PfcNetDevice" \return the payload limit (bytes)
+     */
+    static uint32_t GetMaxUdpPayload(const std::string& deviceType);
+
+    /// \return the wrapped ns3::CommandLine (to add ns-3 typed values unchecked: avoid)
+    CommandLine& GetCommandLine();
+
+  private:
+    /// Check one flag's text: "" when good (and the variable set), else why not.
+    using Checker = std::function<std::string(const std::string&)>;
+
+    /// One registered flag.
+    struct Flag
+    {
+        std::string name;        //!< without --
+        std::string text;        //!< the text ns3::CommandLine fills
+        std::string defaultText; //!< its initial value
+        Checker check;           //!< applied when text != defaultText
+    };
+
+    /// Register a flag. \param name the flag \param help its help
+    /// \param defaultText the default's text \param check its checker
+    void AddChecked(const std::string& name,
+                    const std::string& help,
+                    const std::string& defaultText,
+                    Checker check);
+
+    std::string m_program;   //!< program name
+    CommandLine m_cmd;       //!< the wrapped command line
+    std::list<Flag> m_flags; //!< the flags (a list: CommandLine keeps pointers to their text)
+};
+
+} // namespace ns3
+
+#endif /* TAGGER_COMMAND_LINE_H */
