@@ -17,7 +17,8 @@ standalone CMake build alone and are never listed: the rule library's tests,
 test/rules/*-test.cc, which must not include ns-3 headers (nor may the headers
 of test/rules/ they share with the ns-3 suite there).  A listed test source must
 not use GoogleTest.  Headers under test/ are included by the test sources and
-not listed either.
+not listed either, nor are the libFuzzer targets of test/fuzz/ (built by
+-DTAGGER_FUZZ=ON alone, see utils/run-fuzzers.sh).
 
 Exits 1 and prints what differs (and listed files that do not exist) when the
 lists disagree, 0 otherwise.  Files on disk that neither build lists are
@@ -44,6 +45,8 @@ STANDALONE_ONLY = {"test/tagger-test-runner.cc"}
 GTEST_RULES = "test/rules/*-test.cc"
 # Test headers: included by the test sources, not listed.
 TEST_HEADERS = "test/*.h"
+# libFuzzer targets (-DTAGGER_FUZZ=ON, utils/run-fuzzers.sh): neither build lists them.
+FUZZ_TARGETS = "test/fuzz/*"
 
 GTEST_INCLUDE = re.compile(r'\s*#\s*include\s*[<"]gtest/')
 NS3_INCLUDE = re.compile(r'\s*#\s*include\s*[<"]ns3/')
@@ -56,7 +59,12 @@ def is_gtest_file(rel):
 
 def is_standalone_only(rel):
     """Whether rel is built by the standalone build only, or not built by itself."""
-    return rel in STANDALONE_ONLY or is_gtest_file(rel) or fnmatch.fnmatch(rel, TEST_HEADERS)
+    return (
+        rel in STANDALONE_ONLY
+        or is_gtest_file(rel)
+        or fnmatch.fnmatch(rel, TEST_HEADERS)
+        or fnmatch.fnmatch(rel, FUZZ_TARGETS)
+    )
 
 
 class ListError(Exception):

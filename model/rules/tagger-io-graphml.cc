@@ -42,18 +42,76 @@ struct GmlEdge
     std::string target;
 };
 
-/// Replace characters a node name cannot hold (white space, control, '#') by '_'.
+/**
+ * The length of the well-formed UTF-8 sequence (RFC 3629: no overlong form,
+ * no surrogate, nothing above U+10FFFF) that starts at s[i], or 0 when none
+ * does.
+ */
+size_t
+Utf8Length(const std::string& s, size_t i)
+{
+    auto at = [&s](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0; };
+    const unsigned lead = at(i);
+    if (lead < 0x80)
+    {
+        return 1;
+    }
+    size_t len = 0;
+    unsigned low = 0x80; // the range of the second byte
+    unsigned high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf)
+    {
+        len = 2;
+    }
+    else if (lead >= 0xe0 && lead <= 0xef)
+    {
+        len = 3;
+        low = lead == 0xe0 ? 0xa0 : 0x80;
+        high = lead == 0xed ? 0x9f : 0xbf;
+    }
+    else if (lead >= 0xf0 && lead <= 0xf4)
+    {
+        len = 4;
+        low = lead == 0xf0 ? 0x90 : 0x80;
+        high = lead == 0xf4 ? 0x8f : 0xbf;
+    }
+    else
+    {
+        return 0;
+    }
+    if (at(i + 1) < low || at(i + 1) > high)
+    {
+        return 0;
+    }
+    for (size_t k = 2; k < len; ++k)
+    {
+        if (at(i + k) < 0x80 || at(i + k) > 0xbf)
+        {
+            return 0;
+        }
+    }
+    return len;
+}
+
+/**
+ * Replace what a node name cannot hold by '_': white space, control
+ * characters, '#', and every byte that is not part of well-formed UTF-8 (the
+ * JSON output must be UTF-8; e.g. a Latin-1 label).
+ */
 std::string
 SanitizeName(const std::string& s)
 {
     std::string r = s;
-    for (char& c : r)
+    for (size_t i = 0; i < r.size();)
     {
-        auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f || c == ' ' || c == '#')
+        auto u = static_cast<unsigned char>(r[i]);
+        size_t len = Utf8Length(r, i);
+        if (len == 0 || u < 0x20 || u == 0x7f || u == ' ' || u == '#')
         {
-            c = '_';
+            r[i] = '_';
+            len = 1;
         }
+        i += len;
     }
     return r;
 }

@@ -52,9 +52,10 @@ void WriteTopologyJson(const Topology& topo, std::ostream& out);
  * Details: switches keep the file's node order (ids 0..), hosts follow; switch
  * i has its hosts H(i*h+1)..H(i*h+h) on ports 0..h-1 (h = hostsPerSwitch), then
  * one port per edge in file order.  Parallel edges become parallel links;
- * edge direction is ignored.  In names, white space, control characters and
- * '#' become '_'; a name that would clash with a host name or an earlier
- * switch falls back to the node id, then to id_2, id_3, ...  Node labels come
+ * edge direction is ignored.  In names, white space, control characters, '#'
+ * and bytes that are not well-formed UTF-8 (e.g. of a Latin-1 label) become
+ * '_'; a name that would clash with a host name or an earlier switch falls
+ * back to the node id, then to id_2, id_3, ...  Node labels come
  * from <key attr.name="label" for="node"> (any case).  Parsed with
  * Boost.PropertyTree's XML reader (the one Boost.Graph's read_graphml uses),
  * so that GraphML node ids are available for naming.
