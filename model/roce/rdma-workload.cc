@@ -26,6 +26,10 @@
 namespace ns3
 {
 
+/// Largest flow size a CDF file may name: 2^53 bytes, the largest whole
+/// number a double holds exactly (sizes are drawn as doubles and converted).
+constexpr double kMaxCdfBytes = 9007199254740992.0;
+
 NS_LOG_COMPONENT_DEFINE("RdmaWorkload");
 
 namespace
@@ -248,6 +252,11 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name, std::string* error
         if (!ToDouble(fields[1], &prob))
         {
             err = Where(name, lineNo, "probability '" + fields[1] + "' is not a number");
+            return false;
+        }
+        if (bytes > kMaxCdfBytes)
+        {
+            err = Where(name, lineNo, "size " + fields[0] + " is above 2^53 bytes");
             return false;
         }
         if (bytes < 0)
@@ -642,6 +651,11 @@ ParseFlowFile(std::istream& in,
         if (bytes == 0)
         {
             err = Where(name, lineNo, "size is 0 bytes");
+            return false;
+        }
+        if (startSeconds >= Time::Max().GetSeconds())
+        {
+            err = Where(name, lineNo, "start time " + fields[3] + " s is beyond ns-3's time range");
             return false;
         }
         if (startSeconds < 0)

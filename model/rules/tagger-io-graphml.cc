@@ -50,7 +50,9 @@ struct GmlEdge
 size_t
 Utf8Length(const std::string& s, size_t i)
 {
-    auto at = [&s](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0; };
+    auto at = [&s](size_t k) -> unsigned {
+        return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u;
+    };
     const unsigned lead = at(i);
     if (lead < 0x80)
     {
