@@ -134,6 +134,7 @@ def build(bld):
         'test/pfc/switch-mmu-test-suite.cc',
         'test/pfc/switch-mmu-threshold-test.cc',
         'test/pfc/tagger-classifier-test-suite.cc',
+        'test/pfc/tagger-helper-rules-file-test.cc',
         'test/pfc/ttl-classifier-test-suite.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',

@@ -22,7 +22,9 @@
  *     packet; plain PFC deadlocks in some runs.  One test case per data
  *     plane (MakeDataplaneFuzzTestCase, pfc-test-util.h): Tagger's is in
  *     this suite, TTL's in tagger-ttl (ttl-classifier-test-suite.cc), plain
- *     PFC's in tagger-pfc-switch.
+ *     PFC's in tagger-pfc-switch;
+ *  4. TaggerHelper::InstallFromJson refuses a rules file with a tag-1 cycle
+ *     unless SetVerifyRules(false) (tagger-helper-rules-file-test.cc).
  */
 
 #include "pfc-test-util.h"
@@ -1520,6 +1522,7 @@ class TaggerClassifierTestSuite : public TestSuite
         AddTestCase(new BouncePacketTestCase, TestCase::QUICK);
         AddTestCase(new EgressByOldTagTestCase, TestCase::QUICK);
         AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TAGGER), TestCase::QUICK);
+        AddTestCase(MakeRulesFileInstallTestCase(), TestCase::QUICK);
     }
 };
 
