@@ -141,6 +141,7 @@ def build(bld):
         'test/pfc/tagger-classifier-test-suite.cc',
         'test/pfc/tagger-dataplane-fuzz-test.cc',
         'test/pfc/tagger-egress-tag-test.cc',
+        'test/pfc/tagger-helper-rules-file-test.cc',
         'test/pfc/ttl-classifier-test-suite.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',

@@ -9,11 +9,13 @@
 #include "ns3/pointer.h"
 #include "ns3/tagger-io.h"
 #include "ns3/tagger-rule-generator.h"
+#include "ns3/tagger-verifier.h"
 #include "ns3/ttl-classifier.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 
 namespace ns3
 {
@@ -42,7 +44,8 @@ MapTagsToClasses(const PfcTopologyHelper& net)
 } // namespace
 
 TaggerHelper::TaggerHelper()
-    : m_losslessTags(0)
+    : m_losslessTags(0),
+      m_verifyRules(true)
 {
     m_factory.SetTypeId("ns3::TaggerClassifier");
 }
@@ -117,7 +120,28 @@ TaggerHelper::InstallFromJson(const PfcTopologyHelper& net, const std::string& p
     {
         NS_FATAL_ERROR("TaggerHelper: " << e.what());
     }
+    if (m_verifyRules)
+    {
+        const tagger::VerifyResult v = tagger::VerifyDeadlockFree(rules, lossless);
+        NS_ABORT_MSG_IF(!v.ok,
+                        "TaggerHelper: the rules of " << path
+                                                      << " are not deadlock-free: " << v.problem
+                                                      << " (SetVerifyRules(false) installs them "
+                                                         "anyway)");
+    }
+    else
+    {
+        NS_LOG_WARN("installing the rules of " << path << " unverified");
+        std::cerr << "TaggerHelper: warning: installing the rules of " << path
+                  << " unverified (SetVerifyRules(false)); they may deadlock\n";
+    }
     Install(net, rules, lossless);
+}
+
+void
+TaggerHelper::SetVerifyRules(bool verify)
+{
+    m_verifyRules = verify;
 }
 
 tagger::TagRules

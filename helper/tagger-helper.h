@@ -65,11 +65,26 @@ class TaggerHelper
                  uint32_t losslessTags = 0);
 
     /**
-     * Install the rules of a tagger-rules JSON file (node names and port
-     * counts must match net's topology); NS_FATAL_ERROR naming what is wrong.
+     * Install the rules of a tagger-rules JSON file.  A rules file is user
+     * input, so it is checked first: node names and port counts must match
+     * net's topology (tagger::ReadRulesJson), and, unless SetVerifyRules(false),
+     * the rules must meet both deadlock-freedom requirements
+     * (tagger::VerifyDeadlockFree with the file's lossless_tags: no cycle
+     * inside a tag, no tag decrease, no rule on an unconnected port, no
+     * lossless tag beyond lossless_tags).  NS_FATAL_ERROR naming what is
+     * wrong (the cycle, the rule).  The ELP is not checked: the file's rules
+     * are installed whatever paths they cover.
      * \param net the network \param path the file
      */
     void InstallFromJson(const PfcTopologyHelper& net, const std::string& path);
+
+    /**
+     * Whether InstallFromJson verifies deadlock freedom (default true).
+     * False installs rules that may deadlock, for experiments, with a
+     * warning on standard error at each such install.
+     * \param verify false to install rules files unverified
+     */
+    void SetVerifyRules(bool verify);
 
     /**
      * Rules for the up-down ELP with at most \p bounces bounces (shortest
@@ -93,6 +108,7 @@ class TaggerHelper
     tagger::TagRules m_rules;                         //!< rules installed (copy)
     std::vector<Ptr<TaggerClassifier>> m_classifiers; //!< per node id
     uint32_t m_losslessTags;                          //!< lossless tags
+    bool m_verifyRules;                               //!< InstallFromJson verifies
 };
 
 /**

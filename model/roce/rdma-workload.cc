@@ -10,6 +10,7 @@
 #include "ns3/double.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/tagger-io.h"
 
 #include <algorithm>
 #include <cctype>
@@ -116,6 +117,37 @@ Where(const std::string& name, uint32_t line, const std::string& what)
 }
 
 /**
+ * Read the next line of a CDF or flow file and count it.
+ * \param in the text \param name its name in errors \param lineNo the line count
+ * \param line the line read \param err set when the line is longer than
+ *        kMaxWorkloadLineBytes
+ * \return false at the end of the text or on a line too long
+ */
+bool
+NextLine(std::istream& in,
+         const std::string& name,
+         uint32_t& lineNo,
+         std::string& line,
+         std::string& err)
+{
+    bool tooLong = false;
+    if (!tagger::GetLineBounded(in, line, kMaxWorkloadLineBytes, tooLong))
+    {
+        return false;
+    }
+    ++lineNo;
+    if (tooLong)
+    {
+        err = Where(name,
+                    lineNo,
+                    "line longer than the limit of " + std::to_string(kMaxWorkloadLineBytes) +
+                        " bytes (kMaxWorkloadLineBytes)");
+        return false;
+    }
+    return true;
+}
+
+/**
  * Lower-case copy of a string.
  * \param s the string \return it in lower case
  */
@@ -201,9 +233,8 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name, std::string* error
     uint32_t lineNo = 0;
     uint32_t lastPointLine = 0;
     std::string line;
-    while (std::getline(in, line))
+    while (NextLine(in, name, lineNo, line, err))
     {
-        ++lineNo;
         std::string unit;
         if (UnitLine(line, &unit))
         {
@@ -286,8 +317,20 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name, std::string* error
                         "probability " + fields[1] + " is smaller than the previous one");
             return false;
         }
+        if (points.size() == kMaxCdfPoints)
+        {
+            err = Where(name,
+                        lineNo,
+                        "more than " + std::to_string(kMaxCdfPoints) +
+                            " points (the limit, kMaxCdfPoints)");
+            return false;
+        }
         points.emplace_back(bytes, prob);
         lastPointLine = lineNo;
+    }
+    if (!err.empty())
+    {
+        return false;
     }
 
     if (points.empty())
@@ -595,9 +638,8 @@ ParseFlowFile(std::istream& in,
     std::vector<GeneratedFlow> read;
     uint32_t lineNo = 0;
     std::string line;
-    while (std::getline(in, line))
+    while (NextLine(in, name, lineNo, line, err))
     {
-        ++lineNo;
         auto fields = Fields(line);
         if (fields.empty())
         {
@@ -668,6 +710,14 @@ ParseFlowFile(std::istream& in,
             err = Where(name, lineNo, "DSCP " + fields[4] + " is above 63");
             return false;
         }
+        if (read.size() == kMaxFlowFileFlows)
+        {
+            err = Where(name,
+                        lineNo,
+                        "more than " + std::to_string(kMaxFlowFileFlows) +
+                            " flows (the limit, kMaxFlowFileFlows)");
+            return false;
+        }
         GeneratedFlow f;
         f.src = static_cast<uint32_t>(src);
         f.dst = static_cast<uint32_t>(dst);
@@ -675,6 +725,10 @@ ParseFlowFile(std::istream& in,
         f.start = Seconds(startSeconds);
         f.dscp = static_cast<uint8_t>(dscp);
         read.push_back(f);
+    }
+    if (!err.empty())
+    {
+        return false;
     }
     if (flows != nullptr)
     {

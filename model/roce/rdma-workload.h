@@ -29,12 +29,28 @@ namespace ns3
 
 /**
  * \ingroup tagger
+ * Longest line of a CDF or flow file, in bytes (64 KiB; a line holds a few
+ * numbers and a comment): a longer line is refused when it is read, so that
+ * a file without line breaks cannot fill the memory.
+ */
+constexpr uint64_t kMaxWorkloadLineBytes = uint64_t(1) << 16;
+/// \ingroup tagger Most points a CDF file may have.
+constexpr uint64_t kMaxCdfPoints = uint64_t(1) << 20;
+/**
+ * \ingroup tagger
+ * Most flows a flow file may have (as RdmaFlowGenerator::Generate's
+ * reservation cap): each becomes a flow with its own events.
+ */
+constexpr uint64_t kMaxFlowFileFlows = uint64_t(1) << 24;
+
+/**
+ * \ingroup tagger
  * An empirical flow-size distribution: points (size in bytes, cumulative
  * probability), linear between points.  File format: one point per line,
  * "<bytes> <cumulative>", cumulative in [0, 1] (or in percent, 0..100, when
  * the file says so with a line "# unit: percent"); '#' starts a comment;
  * sizes and probabilities must not decrease; the last probability must be 1
- * (100 %).
+ * (100 %).  At most kMaxCdfPoints points and lines of kMaxWorkloadLineBytes.
  */
 class FlowSizeCdf
 {
@@ -143,7 +159,8 @@ class RdmaFlowGenerator
 /**
  * \ingroup tagger
  * Read a flow file: one flow per line, "<src> <dst> <bytes> <start seconds>
- * [<dscp>]", host indices from 0; '#' starts a comment.
+ * [<dscp>]", host indices from 0; '#' starts a comment.  At most
+ * kMaxFlowFileFlows flows and lines of kMaxWorkloadLineBytes.
  * \param in the text \param name its name in errors
  * \param flows the flows read \param error one message naming the line at fault
  * \return true on success

@@ -7,6 +7,7 @@
  */
 
 #include "tagger-elp-core.h"
+#include "tagger-io.h"
 
 #include <algorithm>
 #include <fstream>
@@ -54,9 +55,16 @@ ReadElpFile(const Topology& topo, const std::string& filename)
     elp.graph = HopGraph(topo);
     std::string line;
     uint64_t lineNo = 0;
-    while (std::getline(in, line))
+    bool tooLong = false;
+    while (GetLineBounded(in, line, kMaxLineBytes, tooLong))
     {
         ++lineNo;
+        if (tooLong)
+        {
+            throw TaggerError(filename + ":" + std::to_string(lineNo) +
+                              ": line longer than the limit of " + std::to_string(kMaxLineBytes) +
+                              " bytes (kMaxLineBytes)");
+        }
         auto hash = line.find('#');
         if (hash != std::string::npos)
         {

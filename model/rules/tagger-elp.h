@@ -204,7 +204,8 @@ void AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed);
  * Read paths from a text file: one path per line, node names separated by
  * spaces, '#' starts a comment, blank lines ignored.  Throws TaggerError naming
  * the file and line for an unknown node, a loop, unlinked neighbours, ...
- * ("paths.txt:7: unknown node 'X9'"), and for a file without any path.
+ * ("paths.txt:7: unknown node 'X9'"), for a line longer than kMaxLineBytes
+ * (tagger-io.h), and for a file without any path.
  */
 Elp ReadElpFile(const Topology& topo, const std::string& filename);
 

@@ -3,8 +3,8 @@
  *
  * Part of the tagger algorithm library: plain C++17, no ns-3 header.
  *
- * Reading GraphML (ReadGraphml), and topology files of either format
- * (ReadTopologyFile).
+ * Reading GraphML (ReadGraphml), topology files of either format
+ * (ReadTopologyFile), and lines of bounded length (GetLineBounded).
  */
 
 #include "tagger-io.h"
@@ -16,6 +16,7 @@
 #include <fstream>
 #include <istream>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 
 namespace ns3
@@ -202,13 +203,130 @@ EndsWithNoCase(const std::string& s, const std::string& suffix)
     return true;
 }
 
-/// The <graphml> element of a parsed document; throws for malformed XML or another root.
+/// The whole input; throws when it holds more than kMaxGraphmlBytes.
+std::string
+ReadGraphmlBytes(std::istream& in, const std::string& source)
+{
+    std::string text;
+    char buf[65536];
+    while (in.read(buf, sizeof(buf)) || in.gcount() > 0)
+    {
+        if (text.size() + static_cast<uint64_t>(in.gcount()) > kMaxGraphmlBytes)
+        {
+            throw TaggerError(source + ": GraphML file larger than the limit of " +
+                              std::to_string(kMaxGraphmlBytes >> 20) + " MiB (kMaxGraphmlBytes)");
+        }
+        text.append(buf, static_cast<size_t>(in.gcount()));
+    }
+    if (in.bad())
+    {
+        throw TaggerError(source + ": read error");
+    }
+    return text;
+}
+
+/// The end of a markup construct at `from` closed by `close`, or npos.
+size_t
+AfterClose(const std::string& text, size_t from, const char* close)
+{
+    const size_t at = text.find(close, from);
+    return at == std::string::npos ? at : at + std::char_traits<char>::length(close);
+}
+
+/**
+ * The end of the tag or declaration starting at `i` ('<'): after its '>',
+ * outside quotes and, in a declaration ("<!"), outside '[...]' (a DOCTYPE's
+ * internal subset); npos when the text ends first.
+ */
+size_t
+AfterTag(const std::string& text, size_t i)
+{
+    const bool declaration = text.compare(i, 2, "<!") == 0;
+    char quote = 0;
+    int brackets = 0;
+    for (size_t j = i + 1; j < text.size(); ++j)
+    {
+        const char c = text[j];
+        if (quote)
+        {
+            quote = c == quote ? 0 : quote;
+        }
+        else if (c == '"' || c == '\'')
+        {
+            quote = c;
+        }
+        else if (declaration && (c == '[' || c == ']'))
+        {
+            brackets += c == '[' ? 1 : -1;
+        }
+        else if (c == '>' && brackets <= 0)
+        {
+            return j + 1;
+        }
+    }
+    return std::string::npos;
+}
+
+/**
+ * Throw when elements nest deeper than kMaxXmlDepth.  A scan, not a parser:
+ * start tags count up (not "<x/>"), end tags down; comments, CDATA sections,
+ * processing instructions, declarations and quoted attribute values are
+ * skipped.  It never counts less than an XML parser nests, and malformed
+ * text is left to the parser.
+ */
+void
+CheckXmlDepth(const std::string& text, const std::string& source)
+{
+    uint32_t depth = 0;
+    size_t i = 0;
+    while (i < text.size() && (i = text.find('<', i)) != std::string::npos)
+    {
+        size_t next;
+        if (text.compare(i, 4, "<!--") == 0)
+        {
+            next = AfterClose(text, i + 4, "-->");
+        }
+        else if (text.compare(i, 9, "<![CDATA[") == 0)
+        {
+            next = AfterClose(text, i + 9, "]]>");
+        }
+        else if (text.compare(i, 2, "<?") == 0)
+        {
+            next = AfterClose(text, i + 2, "?>");
+        }
+        else
+        {
+            next = AfterTag(text, i);
+            if (text.compare(i, 2, "</") == 0)
+            {
+                depth -= depth > 0 ? 1 : 0;
+            }
+            else if (text.compare(i, 2, "<!") != 0 &&
+                     (next == std::string::npos || text[next - 2] != '/') && ++depth > kMaxXmlDepth)
+            {
+                const auto line = std::count(text.begin(), text.begin() + i, '\n') + 1;
+                throw TaggerError(source + ":" + std::to_string(line) +
+                                  ": GraphML elements nested more than " +
+                                  std::to_string(kMaxXmlDepth) +
+                                  " levels deep (the nesting limit, kMaxXmlDepth)");
+            }
+        }
+        i = next;
+    }
+}
+
+/**
+ * The <graphml> element of a parsed document; throws for a file over the
+ * limits (kMaxGraphmlBytes, kMaxXmlDepth), malformed XML or another root.
+ */
 const pt::ptree&
 ParseGraphmlRoot(std::istream& in, const std::string& source, pt::ptree& tree)
 {
+    std::istringstream text(ReadGraphmlBytes(in, source));
+    CheckXmlDepth(text.str(), source);
     try
     {
-        pt::read_xml(in, tree, pt::xml_parser::no_comments | pt::xml_parser::trim_whitespace);
+        pt::read_xml(text, tree, pt::xml_parser::no_comments | pt::xml_parser::trim_whitespace);
     }
     catch (const pt::xml_parser_error& e)
     {
@@ -418,6 +536,38 @@ ReadGraphml(std::istream& in, const std::string& source, uint32_t hostsPerSwitch
         topo.AddLink(e.first, nextPort[e.first]++, e.second, nextPort[e.second]++);
     }
     return topo;
+}
+
+bool
+GetLineBounded(std::istream& in, std::string& line, uint64_t maxBytes, bool& tooLong)
+{
+    line.clear();
+    tooLong = false;
+    std::istream::sentry ok(in, true);
+    if (!ok)
+    {
+        return false;
+    }
+    std::streambuf* buf = in.rdbuf();
+    for (auto c = buf->sbumpc();; c = buf->sbumpc())
+    {
+        if (std::char_traits<char>::eq_int_type(c, std::char_traits<char>::eof()))
+        {
+            in.setstate(line.empty() ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+            return !line.empty();
+        }
+        if (std::char_traits<char>::to_char_type(c) == '\n')
+        {
+            return true;
+        }
+        if (line.size() >= maxBytes)
+        {
+            buf->sungetc();
+            tooLong = true;
+            return true;
+        }
+        line.push_back(std::char_traits<char>::to_char_type(c));
+    }
 }
 
 Topology

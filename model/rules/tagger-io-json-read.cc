@@ -353,7 +353,8 @@ class RuleStreamer
  * A SAX handler for the top-level JSON object of a topology or tagger-rules
  * file: builds a DOM only for the top-level members named in `keep` (the
  * small ones), streams "rules" into a RuleStreamer when one is given, and
- * skips everything else without building it.  A 300 MB rules file then reads
+ * skips everything else without building it.  Refuses nesting deeper than
+ * kMaxJsonDepth as it starts.  A 300 MB rules file then reads
  * in about a second instead of the ten a full DOM takes.
  */
 class TopLevelSax : public nlohmann::json_sax<Json>
@@ -551,6 +552,12 @@ class TopLevelSax : public nlohmann::json_sax<Json>
             m_root = Json::object();
             m_stack.push_back(Frame{Mode::ROOT, &m_root, ""});
             return true;
+        }
+        if (m_stack.size() >= kMaxJsonDepth)
+        {
+            throw TaggerError(m_source + ": JSON objects and arrays nested more than " +
+                              std::to_string(kMaxJsonDepth) +
+                              " levels deep (the nesting limit, kMaxJsonDepth)");
         }
         Frame& f = m_stack.back();
         Frame next{Mode::SKIP, nullptr, ""};

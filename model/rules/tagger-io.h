@@ -28,6 +28,46 @@ constexpr uint32_t kMaxFilePorts = uint32_t(1) << 20;
 constexpr uint64_t kMaxFileNodes = uint64_t(1) << 24;
 /// Most ports in total a topology file may describe.
 constexpr uint64_t kMaxFileTotalPorts = uint64_t(1) << 28;
+/**
+ * Largest GraphML file read, in bytes (256 MiB): the file is held and parsed
+ * in memory, whole, so its size bounds the memory the reader takes (the
+ * parsed tree takes several times the file).  Checked while reading, before
+ * parsing.
+ */
+constexpr uint64_t kMaxGraphmlBytes = uint64_t(1) << 28;
+/**
+ * Deepest element nesting a GraphML file may have (the <graphml> root is
+ * level 1).  Boost's XML parser recurses once per level, so a deeper file
+ * could overflow the stack: a scan of the bytes counts the nesting before
+ * the parser runs.  Real GraphML needs about 5 levels, plus 2 per nested graph.
+ */
+constexpr uint32_t kMaxXmlDepth = 256;
+/**
+ * Deepest nesting of JSON objects and arrays in a topology or rules file
+ * (the top-level object is level 1; a tagger-rules file needs 4).  Checked
+ * while parsing, so that no deep value is built (copying, printing and, in
+ * older nlohmann::json releases, parsing recurse once per level).  JSON
+ * files have no size limit: the readers keep only the small members and
+ * stream "rules", so memory grows with the topology, not the file.
+ */
+constexpr uint32_t kMaxJsonDepth = 256;
+/**
+ * Longest line of a line-based input (an ELP path file), in bytes (1 MiB,
+ * a path of about 100,000 hops): a longer line is refused when it is read,
+ * so that a file without line breaks cannot fill the memory.
+ */
+constexpr uint64_t kMaxLineBytes = uint64_t(1) << 20;
+
+/**
+ * Read one line, like std::getline, but never more than maxBytes of it.
+ * \param in the stream
+ * \param line set to the line, without its '\n'
+ * \param maxBytes the longest line accepted
+ * \param tooLong set to true when the line is longer than maxBytes (line
+ *        then holds its first maxBytes bytes and the rest is unread); false otherwise
+ * \return false at the end of the input (no line read), true otherwise
+ */
+bool GetLineBounded(std::istream& in, std::string& line, uint64_t maxBytes, bool& tooLong);
 
 /**
  * Read a topology from JSON text:
@@ -35,7 +75,8 @@ constexpr uint64_t kMaxFileTotalPorts = uint64_t(1) << 28;
  *  "links": [{"a": "T1", "a_port": 0, "b": "H1", "b_port": 0}, ...]}
  * "layer" and "relay" (bool, hosts only) are optional; other keys (rules, tcam,
  * elp, stats of a tagger-rules output) are ignored.  Throws TaggerError naming
- * the source and the field at fault.
+ * the source and the field at fault, and for JSON nested deeper than
+ * kMaxJsonDepth.
  */
 Topology ReadTopologyJson(std::istream& in, const std::string& source);
 
@@ -47,7 +88,8 @@ void WriteTopologyJson(const Topology& topo, std::ostream& out);
  * names from the "label" attribute when present and unique, else the node id.
  * Each switch gets one port per incident edge plus hostsPerSwitch host ports,
  * and hostsPerSwitch hosts named H1.. are attached.  Self-loops are skipped.
- * Throws TaggerError on a malformed file.
+ * Throws TaggerError on a malformed file, one larger than kMaxGraphmlBytes or
+ * nested deeper than kMaxXmlDepth (the limit named in the message).
  *
  * Details: switches keep the file's node order (ids 0..), hosts follow; switch
  * i has its hosts H(i*h+1)..H(i*h+h) on ports 0..h-1 (h = hostsPerSwitch), then
@@ -105,7 +147,8 @@ void WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& 
  * unparsed into objects).  When the file has "nodes", each must exist in the
  * topology with the same port count.  A rule with new_tag 0 is accepted and
  * means no rule.  lossless_tags must be at least TagRules::GetLosslessTags()
- * of the rules read.
+ * of the rules read.  JSON nested deeper than kMaxJsonDepth is refused.
+ * The rules are not verified (VerifyDeadlockFree does that).
  */
 TagRules ReadRulesJson(const Topology& topo,
                        std::istream& in,

@@ -24,8 +24,16 @@ find_path(tagger_ns3_include_dir ns3/core-module.h)
 tagger_add_rule_library("${tagger_ns3_include_dir}")
 
 add_library(tagger-fuzz-workload OBJECT model/roce/rdma-workload.cc)
-target_include_directories(tagger-fuzz-workload PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/model/roce)
-target_link_libraries(tagger-fuzz-workload PUBLIC ns3::libcore ns3::libnetwork)
+# rdma-workload.cc includes the rule library's line reader as ns3/tagger-io.h,
+# the name the module's builds install it under.
+foreach(header ${tagger_rules_headers})
+  get_filename_component(header_name ${header} NAME)
+  configure_file(${header} ${CMAKE_BINARY_DIR}/include/ns3/${header_name} COPYONLY)
+endforeach()
+target_include_directories(
+  tagger-fuzz-workload PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/model/roce ${CMAKE_BINARY_DIR}/include
+)
+target_link_libraries(tagger-fuzz-workload PUBLIC ns3::libcore ns3::libnetwork tagger-rulelib)
 
 set(tagger_fuzz_topology "${CMAKE_CURRENT_SOURCE_DIR}/data/triangle.json")
 foreach(parser topology-json topology-file rules-json elp flow-size-cdf flow-file)

@@ -71,4 +71,7 @@ enum class DataplaneFuzzMode : uint8_t
  */
 ns3::TestCase* MakeDataplaneFuzzTestCase(DataplaneFuzzMode mode);
 
+/// \return the TaggerHelper::InstallFromJson verification case (tagger-helper-rules-file-test.cc)
+ns3::TestCase* MakeRulesFileInstallTestCase();
+
 #endif /* TAGGER_PFC_TEST_UTIL_H */

@@ -22,7 +22,9 @@
  *     packet; plain PFC deadlocks in some runs.  One test case per data
  *     plane (MakeDataplaneFuzzTestCase, pfc-test-util.h): Tagger's is in
  *     this suite, TTL's in tagger-ttl (ttl-classifier-test-suite.cc), plain
- *     PFC's in tagger-pfc-switch.
+ *     PFC's in tagger-pfc-switch;
+ *  4. TaggerHelper::InstallFromJson refuses a rules file with a tag-1 cycle
+ *     unless SetVerifyRules(false) (tagger-helper-rules-file-test.cc).
  *
  * Defined here: the first case of 1.  The bounced packet of 1 and the cases
  * of 2 are in tagger-egress-tag-test.cc, the fuzz in
@@ -216,6 +218,7 @@ class TaggerClassifierTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TAGGER), TestCase::QUICK);
+        AddTestCase(MakeRulesFileInstallTestCase(), TestCase::QUICK);
     }
 };
 

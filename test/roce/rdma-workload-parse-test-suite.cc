@@ -8,7 +8,8 @@
  * Tests of reading the workload inputs (model/roce/rdma-workload.h), added to
  * the ns-3 TestSuite "tagger-roce" through MakeRdmaWorkloadParseTestCases():
  * flow-size CDF text (steps, comments, units, every error naming the file and
- * the line, FlowSizeCdf::Load) and flow files (ParseFlowFile, LoadFlowFile).
+ * the line, FlowSizeCdf::Load) and flow files (ParseFlowFile, LoadFlowFile),
+ * and the line-length limit of both.
  * The shipped distributions and the generator: rdma-workload-test-suite.cc.
  *
  * Every expected value is derived by hand from the text in the test, never
@@ -441,6 +442,59 @@ class FlowFileLoadErrorsTestCase : public WorkloadParseTestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * A line of kMaxWorkloadLineBytes is read, one byte more is refused naming
+ * the limit, in CDFs and flow files (LoadFlowFile ends the program).  The
+ * point and flow counts (kMaxCdfPoints, kMaxFlowFileFlows) are not tested:
+ * files that large take too long.
+ */
+class WorkloadLineLimitTestCase : public WorkloadParseTestCase
+{
+  public:
+    WorkloadLineLimitTestCase()
+        : WorkloadParseTestCase("CDFs and flow files: lines longer than kMaxWorkloadLineBytes")
+    {
+    }
+
+  private:
+    /**
+     * \param text the start of a line \param bytes its length in all
+     * \return the line padded to \p bytes with a comment, and its '\n'
+     */
+    static std::string Padded(const std::string& text, uint64_t bytes)
+    {
+        return text + " #" + std::string(bytes - text.size() - 2, 'x') + "\n";
+    }
+
+    void DoRun() override
+    {
+        const std::string cdfHead = "100 0.5\n";
+        NS_TEST_EXPECT_MSG_EQ(CdfError(cdfHead + Padded("200 1", kMaxWorkloadLineBytes)),
+                              "",
+                              "a CDF line at the limit");
+        const std::string cdfError = CdfError(cdfHead + Padded("200 1", kMaxWorkloadLineBytes + 1));
+        NS_TEST_EXPECT_MSG_EQ(cdfError,
+                              "t.cdf:2: line longer than the limit of 65536 bytes "
+                              "(kMaxWorkloadLineBytes)",
+                              "a CDF line over the limit");
+        NS_TEST_EXPECT_MSG_EQ(FlowError(Padded("0 1 100 0", kMaxWorkloadLineBytes)),
+                              "",
+                              "a flow line at the limit");
+        NS_TEST_EXPECT_MSG_EQ(FlowError("0 1 100 0\n" + std::string(1 << 20, '0')),
+                              "f.txt:2: line longer than the limit of 65536 bytes "
+                              "(kMaxWorkloadLineBytes)",
+                              "a flow file without line breaks");
+        std::string bad = CreateTempDirFilename("rdma-workload-long.flows");
+        std::ofstream(bad) << Padded("0 1 100 0", kMaxWorkloadLineBytes + 1);
+        NS_TEST_EXPECT_MSG_EQ(
+            CheckFatalError([&bad]() { LoadFlowFile(bad); },
+                            "rdma-workload-long\\.flows:1: line longer than the limit"),
+            "",
+            "LoadFlowFile of a line over the limit");
+    }
+};
+
 } // namespace
 
 /**
@@ -458,5 +512,6 @@ MakeRdmaWorkloadParseTestCases()
             new FlowFileGoodTestCase,
             new FlowFileErrorsTestCase,
             new FlowFileLoadTestCase,
-            new FlowFileLoadErrorsTestCase};
+            new FlowFileLoadErrorsTestCase,
+            new WorkloadLineLimitTestCase};
 }

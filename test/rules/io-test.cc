@@ -13,6 +13,7 @@
 #include "tagger-topology.h"
 #include "test-util.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -722,4 +723,145 @@ TEST(RulesJsonTest, BadInputNamesTheCulprit)
              {"tag": 1, "in_port": 0, "out_port": 4, "new_tag": 1},
              {"tag": 1, "in_port": 1, "out_port": 4, "new_tag": 0}]}})"),
               "");
+}
+
+// ---------------------------------------------------------------------------
+// Limits: nesting depth (the parsers recurse, or their values do), file size, line length
+
+namespace
+{
+
+/// `depth` levels of XML elements: the <graphml> root, one <graph> with two nodes, and
+/// depth - 2 nested <data> elements inside the first node.
+std::string
+DeepGraphml(uint32_t depth)
+{
+    std::string open;
+    std::string close;
+    for (uint32_t d = 3; d < depth; ++d)
+    {
+        open += "<data key='x'>";
+        close += "</data>";
+    }
+    return "<?xml version='1.0'?>\n<!-- a comment <a> <b> -->"
+           "<!DOCTYPE graphml [<!ELEMENT graphml ANY>]>\n<graphml><graph>"
+           "<node id='a'>" +
+           (depth >= 3 ? open + "<data key='y'/>" + close : std::string()) +
+           "</node><node id='b'/><edge source='a' target='b'/></graph></graphml>";
+}
+
+/// A topology JSON file whose member "extra" makes it `depth` levels deep (the root is 1).
+std::string
+DeepJson(uint32_t depth)
+{
+    return R"({"nodes": [{"name": "A", "kind": "switch", "ports": 1},
+                         {"name": "B", "kind": "switch", "ports": 1}],
+               "links": [{"a": "A", "a_port": 0, "b": "B", "b_port": 0}], "extra": )" +
+           std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
+}
+
+/// A stream buffer of `size` blanks made as they are read (no copy of a large input).
+class Blanks : public std::streambuf
+{
+  public:
+    explicit Blanks(uint64_t size)
+        : m_left(size),
+          m_buf(65536, ' ')
+    {
+    }
+
+  protected:
+    int_type underflow() override
+    {
+        if (m_left == 0)
+        {
+            return traits_type::eof();
+        }
+        const auto n = static_cast<size_t>(std::min<uint64_t>(m_left, m_buf.size()));
+        m_left -= n;
+        setg(&m_buf[0], &m_buf[0], &m_buf[0] + n);
+        return traits_type::to_int_type(m_buf[0]);
+    }
+
+  private:
+    uint64_t m_left;
+    std::string m_buf;
+};
+
+} // namespace
+
+TEST(LimitsTest, GraphmlNestingAndSize)
+{
+    // the scan counts element levels as the parser does: kMaxXmlDepth levels are read
+    std::istringstream ok(DeepGraphml(kMaxXmlDepth));
+    EXPECT_EQ(ReadGraphml(ok, "ok.graphml", 0).GetNNodes(), 2u);
+    EXPECT_TRUE(HasAll(ErrorOfGraphml(DeepGraphml(kMaxXmlDepth + 1)),
+                       {"bad.graphml:3", "nested more than 256 levels", "kMaxXmlDepth"}));
+    // 25,000 levels overflowed the stack of Boost's recursive parser before the limit
+    EXPECT_TRUE(HasSubstr(ErrorOfGraphml(DeepGraphml(100000)), "kMaxXmlDepth"));
+    // self-closing elements, end tags, quoted '>' and '/>' do not deepen the nesting
+    std::string flat = "<graphml><graph>";
+    for (uint32_t i = 0; i < 2 * kMaxXmlDepth; ++i)
+    {
+        flat += "<node id='n" + std::to_string(i) + "'><data key=\"a>b/>\">x</data></node>";
+    }
+    std::istringstream flatIn(flat + "</graph></graphml>");
+    EXPECT_EQ(ReadGraphml(flatIn, "flat.graphml", 0).GetNNodes(), 2 * kMaxXmlDepth);
+    // a file over kMaxGraphmlBytes is refused while it is read
+    Blanks blanks(kMaxGraphmlBytes + 1);
+    std::istream big(&blanks);
+    EXPECT_TRUE(HasAll(ErrorOf([&] { ReadGraphml(big, "big.graphml", 1); }),
+                       {"big.graphml", "larger than the limit of 256 MiB", "kMaxGraphmlBytes"}));
+}
+
+TEST(LimitsTest, JsonNesting)
+{
+    EXPECT_EQ(ErrorOfJson(DeepJson(kMaxJsonDepth)), "");
+    EXPECT_TRUE(HasAll(ErrorOfJson(DeepJson(kMaxJsonDepth + 1)),
+                       {"bad.json", "nested more than 256 levels", "kMaxJsonDepth"}));
+    EXPECT_TRUE(HasSubstr(ErrorOfJson(DeepJson(100000)), "kMaxJsonDepth"));
+    // in a kept member (built as a DOM) and in the rules of a rules file as well
+    EXPECT_TRUE(HasSubstr(ErrorOfJson("{\"nodes\": " + std::string(kMaxJsonDepth, '[') +
+                                      std::string(kMaxJsonDepth, ']') + "}"),
+                          "kMaxJsonDepth"));
+    Topology t = MakeClos(PaperTestbedClos());
+    std::istringstream rules("{\"lossless_tags\": 1, \"rules\": {\"T1\": [{\"tag\": 1, \"x\": " +
+                             std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']') +
+                             "}]}}");
+    uint32_t lossless = 0;
+    EXPECT_TRUE(HasAll(ErrorOf([&] { ReadRulesJson(t, rules, "r.json", lossless); }),
+                       {"r.json", "kMaxJsonDepth"}));
+}
+
+TEST(LimitsTest, LineLength)
+{
+    bool tooLong = true;
+    std::string line;
+    std::istringstream in("abc\n\nabcd\nab");
+    EXPECT_TRUE(GetLineBounded(in, line, 3, tooLong));
+    EXPECT_EQ(line, "abc");
+    EXPECT_FALSE(tooLong);
+    EXPECT_TRUE(GetLineBounded(in, line, 3, tooLong));
+    EXPECT_EQ(line, "");
+    EXPECT_TRUE(GetLineBounded(in, line, 3, tooLong));
+    EXPECT_TRUE(tooLong);
+    EXPECT_EQ(line, "abc");
+    std::istringstream last("ab");
+    EXPECT_TRUE(GetLineBounded(last, line, 3, tooLong));
+    EXPECT_EQ(line, "ab");
+    EXPECT_FALSE(tooLong);
+    EXPECT_FALSE(GetLineBounded(last, line, 3, tooLong));
+
+    // an ELP file: a line of kMaxLineBytes is read, one byte more is refused
+    std::istringstream gml("<graphml><graph><node id='a'/><node id='b'/>"
+                           "<edge source='a' target='b'/></graph></graphml>");
+    Topology t = ReadGraphml(gml, "two.graphml", 1);
+    const std::string path = ::testing::TempDir() + "tagger-io-test-elp.txt";
+    const std::string hops = "H1 a b H2 #";
+    std::ofstream(path) << hops << std::string(kMaxLineBytes - hops.size(), 'x') << "\n";
+    EXPECT_EQ(ReadElpFile(t, path).paths.size(), 1u);
+    std::ofstream(path) << hops << std::string(kMaxLineBytes - hops.size() + 1, 'x') << "\n";
+    EXPECT_TRUE(HasAll(ErrorOf([&] { ReadElpFile(t, path); }),
+                       {path + ":1", "longer than the limit of 1048576 bytes", "kMaxLineBytes"}));
+    std::remove(path.c_str());
 }
