@@ -14,7 +14,7 @@
 # BUILD_DIR/sanitizer-reports/report.<pid> (log_path), so a report fails the
 # check even where a test ignores the exit status (ctest tests judged by a
 # PASS_REGULAR_EXPRESSION).  LeakSanitizer is on; test/sanitizer/lsan.supp
-# suppresses the leaks inside ns-3's own libraries (and only those).
+# may suppress leaks inside ns-3's own libraries only (it lists none so far).
 #
 # ns-3 and the other system libraries are not instrumented: ASan checks our
 # code's memory accesses (and every heap block, through its malloc), UBSan
