@@ -146,7 +146,10 @@ IncastOptions::Parse(int argc, char* argv[])
         -1,
         int64_t(1) << 30);
     cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", stopMs, 0.001);
-    cmd.AddString("out", "prefix of the .dat and .plt files written", out);
+    cmd.AddOutputPrefix("out",
+                        "prefix of the .dat and .plt files written",
+                        out,
+                        {"-queue.dat", "-queue.plt"});
     cmd.Parse(argc, argv);
 
     cmd.CheckSenders(senders, cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf));
@@ -158,8 +161,6 @@ IncastOptions::Parse(int argc, char* argv[])
                  "must be at most " + std::to_string(maxPayload) +
                      " (the PfcNetDevice MTU minus 28 bytes of IPv4 and UDP headers)");
     }
-    cmd.CheckWritable("out", out + "-queue.dat", out);
-    cmd.CheckWritable("out", out + "-queue.plt", out);
 }
 
 /**

@@ -73,19 +73,16 @@ IncastOptions::Parse(int argc, char* argv[])
     cmd.AddDataRate("rate", "link rate", rate);
     cmd.AddTime("delay", "link propagation delay", delay);
     cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", stopMs, 0.001);
-    cmd.AddString("csv", "flow records file", csv);
-    cmd.AddString("pcap",
-                  "if set, pcap prefix for the receiver's and the first sender's NIC "
-                  "(<prefix>-H1-port0.pcap and <prefix>-H2-port0.pcap, Ethernet link type)",
-                  pcap);
+    cmd.AddOutputFile("csv", "flow records file", csv);
+    cmd.AddOutputPrefix("pcap",
+                        "if set, pcap prefix for the receiver's and the first sender's NIC "
+                        "(<prefix>-H1-port0.pcap and <prefix>-H2-port0.pcap, Ethernet link type)",
+                        pcap,
+                        {"-H1-port0.pcap", "-H2-port0.pcap"});
     cmd.Parse(argc, argv);
 
     cmd.CheckSenders(senders, cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf));
     cmd.OpenOutput("csv", csv, csvFile);
-    if (!pcap.empty())
-    {
-        cmd.CheckWritable("pcap", pcap + "-H1-port0.pcap", pcap);
-    }
 }
 
 /**

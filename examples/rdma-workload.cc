@@ -20,6 +20,7 @@
 #include "ns3/tagger-topology-generators.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 
@@ -58,8 +59,10 @@ void
 WorkloadOptions::Parse(int argc, char* argv[])
 {
     cmd.AddLeafSpine(leaves, spines, hostsPerLeaf);
-    cmd.AddString("cdf", "flow-size CDF file (default: the module's data/websearch.cdf)", cdfPath);
-    cmd.AddString("flow-file", "replay this flow file instead of generating flows", flowFile);
+    cmd.AddInputFile("cdf",
+                     "flow-size CDF file (default: the module's data/websearch.cdf)",
+                     cdfPath);
+    cmd.AddInputFile("flow-file", "replay this flow file instead of generating flows", flowFile);
     cmd.AddChoice("pattern",
                   "all-to-all, permutation or incast (to host 0)",
                   pattern,
@@ -71,7 +74,7 @@ WorkloadOptions::Parse(int argc, char* argv[])
     cmd.AddBool("dcqcn", "DCQCN congestion control on or off", dcqcn);
     cmd.AddDataRate("rate", "link rate", rate);
     cmd.AddTime("delay", "link propagation delay", delay);
-    cmd.AddString("csv", "flow records file", csv);
+    cmd.AddOutputFile("csv", "flow records file", csv);
     cmd.Parse(argc, argv);
 
     cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf);
@@ -82,64 +85,73 @@ WorkloadOptions::Parse(int argc, char* argv[])
     kind = pattern == "permutation" ? RdmaFlowGenerator::PERMUTATION
            : pattern == "incast"    ? RdmaFlowGenerator::INCAST
                                     : RdmaFlowGenerator::ALL_TO_ALL;
-    if (!flowFile.empty())
-    {
-        cmd.CheckReadableFile("flow-file", flowFile);
-    }
-    if (!cdfPath.empty())
-    {
-        cmd.CheckReadableFile("cdf", cdfPath);
-    }
     cmd.OpenOutput("csv", csv, csvFile);
 }
 
 /**
- * The flows: replayed from --flow-file, or generated from the CDF at the load.
- * \param opt the options (cdfPath is set to the default file when empty)
- * \param hosts hosts in the network \param flows set to the flows
- * \return false (after a message) when the flow file names a host the network lacks
+ * The flows: replayed from --flow-file, or generated from the CDF at the
+ * load.  A bad file, a host the network lacks or a load that would make
+ * more than kMaxFlowFileFlows flows fails naming the flag (exit code 2).
+ * \param opt the options \param hosts hosts in the network \return the flows
  */
-bool
-MakeFlows(WorkloadOptions& opt, uint32_t hosts, std::vector<GeneratedFlow>& flows)
+std::vector<GeneratedFlow>
+MakeFlows(WorkloadOptions& opt, uint32_t hosts)
 {
+    std::vector<GeneratedFlow> flows;
+    std::string error;
     if (!opt.flowFile.empty())
     {
-        flows = LoadFlowFile(opt.flowFile);
+        std::ifstream in(opt.flowFile);
+        if (!ParseFlowFile(in, opt.flowFile, &flows, &error))
+        {
+            opt.cmd.Fail("flow-file", opt.flowFile, error);
+        }
         for (const GeneratedFlow& f : flows)
         {
             if (f.src >= hosts || f.dst >= hosts)
             {
-                std::cerr << "rdma-workload: " << opt.flowFile << " names host "
-                          << std::max(f.src, f.dst) << " but the network has " << hosts
-                          << " hosts\n";
-                return false;
+                opt.cmd.Fail("flow-file",
+                             opt.flowFile,
+                             "names host " + std::to_string(std::max(f.src, f.dst)) +
+                                 " but the network has " + std::to_string(hosts) + " hosts");
             }
         }
-        return true;
+        return flows;
     }
-    if (opt.cdfPath.empty())
+    std::string path = opt.cdfPath.empty() ? FindTaggerDataFile("websearch.cdf") : opt.cdfPath;
+    FlowSizeCdf cdf;
+    std::ifstream in(path);
+    if (!cdf.Parse(in, path, &error))
     {
-        opt.cdfPath = FindTaggerDataFile("websearch.cdf");
+        opt.cmd.Fail("cdf", path, error);
     }
-    FlowSizeCdf cdf = FlowSizeCdf::Load(opt.cdfPath);
+    DataRate link(opt.rate);
+    bool incast = opt.kind == RdmaFlowGenerator::INCAST;
+    DataRate capacity(incast ? link.GetBitRate() : link.GetBitRate() * hosts);
+    double expected =
+        opt.load * capacity.GetBitRate() / (8 * cdf.GetMean()) * opt.arrivalsMs / 1000;
+    if (expected > double(kMaxFlowFileFlows))
+    {
+        opt.cmd.Fail("arrivals-ms",
+                     TaggerCommandLine::FormatNumber(opt.arrivalsMs),
+                     "with --load, --rate and the CDF's mean size makes about " +
+                         TaggerCommandLine::FormatNumber(std::round(expected)) +
+                         " flows; at most " + std::to_string(kMaxFlowFileFlows));
+    }
     RdmaFlowGenerator generator(cdf);
     std::vector<uint32_t> all(hosts);
     for (uint32_t h = 0; h < hosts; ++h)
     {
         all[h] = h;
     }
-    DataRate link(opt.rate);
-    bool incast = opt.kind == RdmaFlowGenerator::INCAST;
-    DataRate capacity(incast ? link.GetBitRate() : link.GetBitRate() * hosts);
     std::vector<uint32_t> receivers = incast ? std::vector<uint32_t>{0} : all;
-    flows = generator.Generate(all,
-                               receivers,
-                               opt.kind,
-                               capacity,
-                               opt.load,
-                               MicroSeconds(10),
-                               TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
-    return true;
+    return generator.Generate(all,
+                              receivers,
+                              opt.kind,
+                              capacity,
+                              opt.load,
+                              MicroSeconds(10),
+                              TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
 }
 
 /// Stops the simulation once the arrivals are over and every flow is done.
@@ -220,11 +232,7 @@ main(int argc, char* argv[])
     RdmaHelper rdma;
     rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     rdma.Install(net);
-    std::vector<GeneratedFlow> flows;
-    if (!MakeFlows(opt, net.GetNHosts(), flows))
-    {
-        return 2;
-    }
+    std::vector<GeneratedFlow> flows = MakeFlows(opt, net.GetNHosts());
     rdma.AddFlows(flows);
 
     // Stop when every flow is done (checked every 100 us) or at --stop-ms.

@@ -20,6 +20,7 @@
 #include "ns3/tagger-rule-options.h"
 #include "ns3/type-id.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -69,6 +70,14 @@ RuleGeneratorOptions
 ParseCommandLine(int argc, char* argv[])
 {
     RuleFlags flags;
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::string(argv[i]) == "--PrintFlagTable")
+        {
+            flags.PrintFlagTable(std::cout);
+            std::exit(0);
+        }
+    }
     CommandLine cmd(__FILE__);
     cmd.Usage(kRuleToolUsage);
     for (RuleFlag& f : flags.GetFlags())

@@ -89,11 +89,26 @@ TaggerCommandLine::TaggerCommandLine(const std::string& program, const std::stri
 void
 TaggerCommandLine::AddChecked(const std::string& name,
                               const std::string& help,
+                              const std::string& kind,
+                              const std::string& bounds,
                               const std::string& defaultText,
                               Checker check)
 {
-    m_flags.push_back({name, defaultText, defaultText, std::move(check)});
+    m_flags.push_back({name, kind, bounds, defaultText, defaultText, std::move(check), {}});
     m_cmd.AddValue(name, help, m_flags.back().text);
+}
+
+void
+TaggerCommandLine::AddText(const std::string& name,
+                           const std::string& help,
+                           const std::string& kind,
+                           std::string& value)
+{
+    std::string* target = &value;
+    AddChecked(name, help, kind, "", value, [target](const std::string& text) {
+        *target = text;
+        return std::string();
+    });
 }
 
 std::string
@@ -138,10 +153,7 @@ TaggerCommandLine::AddDouble(const std::string& name,
                              double min,
                              double max)
 {
-    double* target = &value;
-    AddChecked(name, help, ShortestText(value), [target, min, max](const std::string& text) {
-        return ParseDouble(text, min, max, *target);
-    });
+    AddDoubleOfKind(name, help, "double", value, min, max);
 }
 
 void
@@ -151,14 +163,14 @@ TaggerCommandLine::AddMilliSeconds(const std::string& name,
                                    double min,
                                    double max)
 {
-    AddDouble(name, help, ms, std::max(min, 0.0), std::min(max, kMaxMilliSeconds));
+    AddDoubleOfKind(name, help, "ms", ms, std::max(min, 0.0), std::min(max, kMaxMilliSeconds));
 }
 
 void
 TaggerCommandLine::AddDataRate(const std::string& name, const std::string& help, std::string& rate)
 {
     std::string* target = &rate;
-    AddChecked(name, help, rate, [target](const std::string& text) {
+    AddChecked(name, help, "rate", "", rate, [target](const std::string& text) {
         std::string why = "must be a data rate above 0 and at most 1Pbps (e.g. 40Gbps)";
         double number = 0;
         std::string unit;
@@ -183,7 +195,8 @@ void
 TaggerCommandLine::AddTime(const std::string& name, const std::string& help, std::string& time)
 {
     std::string* target = &time;
-    AddChecked(name, help, time, [target](const std::string& text) {
+    std::string bounds = "0\t" + BoundText(kMaxMilliSeconds) + "ms";
+    AddChecked(name, help, "time", bounds, time, [target](const std::string& text) {
         static const std::vector<std::pair<std::string, double>> msPerUnit = {{"", 1e3},
                                                                               {"s", 1e3},
                                                                               {"ms", 1},
@@ -222,7 +235,12 @@ TaggerCommandLine::AddChoice(const std::string& name,
                              const std::vector<std::string>& choices)
 {
     std::string* target = &value;
-    AddChecked(name, help, value, [target, choices](const std::string& text) {
+    std::string bounds;
+    for (const std::string& choice : choices)
+    {
+        bounds += (bounds.empty() ? "" : "|") + choice;
+    }
+    AddChecked(name, help, "choice", bounds, value, [target, choices](const std::string& text) {
         if (std::find(choices.begin(), choices.end(), text) == choices.end())
         {
             std::string why = "must be one of";
@@ -241,7 +259,7 @@ void
 TaggerCommandLine::AddBool(const std::string& name, const std::string& help, bool& value)
 {
     bool* target = &value;
-    AddChecked(name, help, value ? "true" : "false", [target](const std::string& text) {
+    AddChecked(name, help, "bool", "", value ? "true" : "false", [target](const std::string& text) {
         if (text.empty() || text == "1" || text == "true")
         {
             *target = true;
@@ -259,19 +277,79 @@ TaggerCommandLine::AddBool(const std::string& name, const std::string& help, boo
 }
 
 void
+TaggerCommandLine::AddDoubleOfKind(const std::string& name,
+                                   const std::string& help,
+                                   const std::string& kind,
+                                   double& value,
+                                   double min,
+                                   double max)
+{
+    double* target = &value;
+    std::string bounds = ShortestText(min) + "\t" + ShortestText(max);
+    AddChecked(name,
+               help,
+               kind,
+               bounds,
+               ShortestText(value),
+               [target, min, max](const std::string& text) {
+                   return ParseDouble(text, min, max, *target);
+               });
+}
+
+void
 TaggerCommandLine::AddString(const std::string& name, const std::string& help, std::string& value)
 {
-    std::string* target = &value;
-    AddChecked(name, help, value, [target](const std::string& text) {
-        *target = text;
-        return std::string();
-    });
+    AddText(name, help, "text", value);
+}
+
+void
+TaggerCommandLine::AddList(const std::string& name, const std::string& help, std::string& value)
+{
+    AddText(name, help, "list", value);
+}
+
+void
+TaggerCommandLine::AddInputFile(const std::string& name, const std::string& help, std::string& path)
+{
+    AddText(name, help, "input", path);
+}
+
+void
+TaggerCommandLine::AddOutputFile(const std::string& name,
+                                 const std::string& help,
+                                 std::string& path)
+{
+    AddOutputPrefix(name, help, path, {""});
+    m_flags.back().kind = "output";
+}
+
+void
+TaggerCommandLine::AddOutputPrefix(const std::string& name,
+                                   const std::string& help,
+                                   std::string& prefix,
+                                   const std::vector<std::string>& suffixes)
+{
+    AddText(name, help, "output-prefix", prefix);
+    m_flags.back().suffixes = suffixes;
 }
 
 void
 TaggerCommandLine::Parse(int argc, char* argv[])
 {
-    m_cmd.Parse(argc, argv);
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::string(argv[i]) == "--PrintFlagTable")
+        {
+            PrintFlagTable(std::cout);
+            std::exit(0);
+        }
+    }
+    std::vector<char*> args(argv, argv + argc);
+    args.erase(std::remove_if(args.begin() + std::min(argc, 1),
+                              args.end(),
+                              [this](char* arg) { return TakeValueless(arg); }),
+               args.end());
+    m_cmd.Parse(int(args.size()), args.data());
     for (const Flag& flag : m_flags)
     {
         if (flag.text != flag.defaultText)
@@ -282,6 +360,80 @@ TaggerCommandLine::Parse(int argc, char* argv[])
                 Fail(flag.name, flag.text, why);
             }
         }
+    }
+    CheckFiles();
+}
+
+bool
+TaggerCommandLine::TakeValueless(const std::string& arg)
+{
+    std::size_t eq = arg.find('=');
+    bool hasValue = eq != std::string::npos;
+    if (arg.compare(0, 2, "--") != 0 || (hasValue && eq + 1 < arg.size()))
+    {
+        return false; // not a flag, or a flag with a value: ns3::CommandLine's
+    }
+    std::string name = arg.substr(2, hasValue ? eq - 2 : std::string::npos);
+    auto flag = std::find_if(m_flags.begin(), m_flags.end(), [&name](const Flag& f) {
+        return f.name == name;
+    });
+    if (flag == m_flags.end())
+    {
+        return false;
+    }
+    static const std::vector<std::string> textKinds = {"text",
+                                                       "list",
+                                                       "input",
+                                                       "output",
+                                                       "output-prefix"};
+    bool text = std::find(textKinds.begin(), textKinds.end(), flag->kind) != textKinds.end();
+    if (!hasValue && flag->kind == "bool")
+    {
+        flag->text = "true"; // a bare --flag means true
+    }
+    else if (hasValue && text)
+    {
+        flag->text = ""; // --file= : none
+    }
+    else
+    {
+        std::string why = hasValue ? flag->check("") : "";
+        Fail(name, "", why.empty() ? "needs a value (--" + name + "=VALUE)" : why);
+    }
+    return true;
+}
+
+void
+TaggerCommandLine::CheckFiles() const
+{
+    for (const Flag& flag : m_flags)
+    {
+        if (flag.text.empty())
+        {
+            continue;
+        }
+        if (flag.kind == "input")
+        {
+            CheckReadableFile(flag.name, flag.text);
+        }
+        for (const std::string& suffix : flag.suffixes)
+        {
+            CheckWritable(flag.name, flag.text + suffix, suffix.empty() ? "" : flag.text);
+        }
+    }
+}
+
+void
+TaggerCommandLine::PrintFlagTable(std::ostream& os) const
+{
+    for (const Flag& flag : m_flags)
+    {
+        os << flag.name << "\t" << flag.kind;
+        if (!flag.bounds.empty())
+        {
+            os << "\t" << flag.bounds;
+        }
+        os << "\n";
     }
 }
 
@@ -377,8 +529,14 @@ TaggerCommandLine::CheckWritable(const std::string& flag,
                                  const std::string& path,
                                  const std::string& value) const
 {
+    struct stat info;
+    bool device = stat(path.c_str(), &info) == 0 && S_ISCHR(info.st_mode);
     std::ofstream file;
     OpenOutput(flag, path, file, value);
+    if (device)
+    {
+        file << '\n'; // a full device (such as /dev/full) fails only on a write
+    }
     CloseOutput(flag, path, file, value);
 }
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <list>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,20 @@ namespace ns3
  *  - time texts (such as 1us) must parse as ns3::Time, be >= 0 and at most
  *    kMaxMilliSeconds;
  *  - choices must be one of a list; booleans only 0, 1, true or false (a
- *    bare --flag means true, as with ns3::CommandLine).
+ *    bare --flag means true, as with ns3::CommandLine);
+ *  - input files (AddInputFile) must be readable regular files, checked when
+ *    the flag is not empty;
+ *  - output files (AddOutputFile, AddOutputPrefix) are created and probed
+ *    right after parsing, whether given or default, unless empty: a path that
+ *    cannot be created fails then, and so does a full character device such
+ *    as /dev/full (one newline is written to an existing character device to
+ *    find out; regular files are left empty).  The program still writes with
+ *    OpenOutput and checks with CloseOutput (a disk that fills up during the
+ *    run is caught there, after the simulation).
+ *
+ * --PrintFlagTable prints one line per flag (name, kind, smallest and largest
+ * value or the choices, tab-separated) and exits 0: the bad-input test
+ * derives its bad values from it, per kind.
  *
  * \code
  *   TaggerCommandLine cmd("pfc-incast", __FILE__);
@@ -100,15 +114,21 @@ class TaggerCommandLine
                     int64_t max)
     {
         T* target = &value;
-        AddChecked(name, help, std::to_string(value), [target, min, max](const std::string& text) {
-            int64_t v = 0;
-            std::string why = ParseInteger(text, min, max, v);
-            if (why.empty())
-            {
-                *target = T(v);
-            }
-            return why;
-        });
+        std::string bounds = std::to_string(min) + "\t" + std::to_string(max);
+        AddChecked(name,
+                   help,
+                   "integer",
+                   bounds,
+                   std::to_string(value),
+                   [target, min, max](const std::string& text) {
+                       int64_t v = 0;
+                       std::string why = ParseInteger(text, min, max, v);
+                       if (why.empty())
+                       {
+                           *target = T(v);
+                       }
+                       return why;
+                   });
     }
 
     /// A finite double within [min, max]. \param name the flag \param help its help
@@ -147,13 +167,43 @@ class TaggerCommandLine
     /// \param value the variable
     void AddBool(const std::string& name, const std::string& help, bool& value);
 
-    /// Free text (a file name, a list checked by the program).
+    /// Free text that the program checks itself (a name).
     /// \param name the flag \param help its help \param value the variable
     void AddString(const std::string& name, const std::string& help, std::string& value);
 
-    /// Parse \p argv and check every flag given; exits with 2 on a bad value.
-    /// \param argc count \param argv values
+    /// A list (e.g. "L1-S1@2,L3-S2@2.5") that the program checks itself.
+    /// \param name the flag \param help its help \param value the variable
+    void AddList(const std::string& name, const std::string& help, std::string& value);
+
+    /// A file to read: when not empty, a readable regular file (checked by Parse).
+    /// \param name the flag \param help its help \param path the variable
+    void AddInputFile(const std::string& name, const std::string& help, std::string& path);
+
+    /// A file to write: when not empty, created and probed by Parse (see the class comment).
+    /// \param name the flag \param help its help \param path the variable
+    void AddOutputFile(const std::string& name, const std::string& help, std::string& path);
+
+    /**
+     * A prefix of files to write: when not empty, Parse creates and probes
+     * prefix + each of \p suffixes.
+     * \param name the flag \param help its help \param prefix the variable
+     * \param suffixes the file name endings (e.g. "-rate.dat")
+     */
+    void AddOutputPrefix(const std::string& name,
+                         const std::string& help,
+                         std::string& prefix,
+                         const std::vector<std::string>& suffixes);
+
+    /**
+     * Parse \p argv and check every flag given, then the input and output
+     * files; exits with 2 on a bad value.  With --PrintFlagTable, prints
+     * the flag table and exits 0.
+     * \param argc count \param argv values
+     */
     void Parse(int argc, char* argv[]);
+
+    /// Print one line per flag: name, kind, bounds (tab-separated). \param os the stream
+    void PrintFlagTable(std::ostream& os) const;
 
     /**
      * Report a bad value and exit with code 2.
@@ -214,7 +264,8 @@ class TaggerCommandLine
                      std::ofstream& file,
                      const std::string& value = "") const;
 
-    /// Check that \p path can be created and written (it is created, empty); Fail otherwise.
+    /// Check that \p path can be created and written (it is created, empty;
+    /// a character device gets one newline); Fail otherwise.
     /// \param flag the flag \param path the file
     /// \param value the flag's text when it is not \p path (an --out prefix)
     void CheckWritable(const std::string& flag,
@@ -268,18 +319,48 @@ class TaggerCommandLine
     /// One registered flag.
     struct Flag
     {
-        std::string name;        //!< without --
-        std::string text;        //!< the text ns3::CommandLine fills
-        std::string defaultText; //!< its initial value
-        Checker check;           //!< applied when text != defaultText
+        std::string name;                  //!< without --
+        std::string kind;                  //!< integer, double, ms, rate, time, choice, ...
+        std::string bounds;                //!< "min<TAB>max", or the choices ('|')
+        std::string text;                  //!< the text ns3::CommandLine fills
+        std::string defaultText;           //!< its initial value
+        Checker check;                     //!< applied when text != defaultText
+        std::vector<std::string> suffixes; //!< outputs: the files (prefix + suffix)
     };
 
     /// Register a flag. \param name the flag \param help its help
+    /// \param kind its kind (PrintFlagTable) \param bounds its bounds (PrintFlagTable)
     /// \param defaultText the default's text \param check its checker
     void AddChecked(const std::string& name,
                     const std::string& help,
+                    const std::string& kind,
+                    const std::string& bounds,
                     const std::string& defaultText,
                     Checker check);
+    /// Register a flag whose text is the variable. \param name the flag
+    /// \param help its help \param kind its kind \param value the variable
+    void AddText(const std::string& name,
+                 const std::string& help,
+                 const std::string& kind,
+                 std::string& value);
+    /// Register a double of \p kind (double or ms). \param name the flag \param help its help
+    /// \param kind its kind \param value the variable \param min smallest \param max largest
+    void AddDoubleOfKind(const std::string& name,
+                         const std::string& help,
+                         const std::string& kind,
+                         double& value,
+                         double min,
+                         double max);
+    /**
+     * Take a flag argument without a value (which ns3::CommandLine refuses
+     * with its whole help text): a bare --flag of a boolean means true, an
+     * empty --file= of a text, list or file flag means none; any other
+     * Fails naming the flag.
+     * \param arg one argument \return whether it was such a flag (and is taken)
+     */
+    bool TakeValueless(const std::string& arg);
+    /// Check the input and output files of the flags (after parsing).
+    void CheckFiles() const;
 
     std::string m_program;   //!< program name
     CommandLine m_cmd;       //!< the wrapped command line

@@ -7,8 +7,10 @@
 #include "pfc-route-helper.h"
 #include "pfc-topology-helper.h"
 #include "tagger-command-line.h"
+#include "tagger-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/tagger-topology-generators.h"
 
 #include <algorithm>
 #include <sstream>
@@ -65,19 +67,22 @@ TaggerExperimentCommandLine::AddValues(TaggerCommandLine& cmd)
                         "time after the stop to let buffers drain (ms)",
                         m_drainMs,
                         0.001);
-    cmd.AddString("rules",
-                  "tagger-rules JSON file to install instead of computing rules",
-                  config.rulesFile);
-    cmd.AddString("out", "prefix of the .dat and .plt files", out);
-    cmd.AddString("fail-links",
-                  "extra link failures (local reroute), e.g. \"L1-S1@2,L3-S2@2.5\" (ms)",
-                  config.linkFailures);
-    cmd.AddString("restore-links",
-                  "link restorations, e.g. \"L1-S1@4\" (ms)",
-                  config.linkRestorations);
-    cmd.AddString("bad-routes",
-                  "bad routes: at ms, SW sends HOST's traffic to NEXT, e.g. \"L1:H15:T1@2\"",
-                  config.badRoutes);
+    cmd.AddInputFile("rules",
+                     "tagger-rules JSON file to install instead of computing rules",
+                     config.rulesFile);
+    cmd.AddOutputPrefix("out",
+                        "prefix of the .dat and .plt files",
+                        out,
+                        {"-rate.dat", "-rate.plt"});
+    cmd.AddList("fail-links",
+                "extra link failures (local reroute), e.g. \"L1-S1@2,L3-S2@2.5\" (ms)",
+                config.linkFailures);
+    cmd.AddList("restore-links",
+                "link restorations, e.g. \"L1-S1@4\" (ms)",
+                config.linkRestorations);
+    cmd.AddList("bad-routes",
+                "bad routes: at ms, SW sends HOST's traffic to NEXT, e.g. \"L1:H15:T1@2\"",
+                config.badRoutes);
 }
 
 void
@@ -105,22 +110,28 @@ TaggerExperimentCommandLine::Finish(const TaggerCommandLine& cmd)
             << config.start.As(Time::US) << ")";
         cmd.Fail("stop-ms", TaggerCommandLine::FormatNumber(m_stopMs), why.str());
     }
+    // The network of every TaggerExperimentHelper run: the paper's testbed.
+    const tagger::Topology testbed = tagger::MakeClos(tagger::PaperTestbedClos());
+    tagger::TagRules rules(testbed);
+    uint32_t lossless = 0;
+    std::string bad =
+        config.mode != TaggerExperimentMode::TAGGER || config.rulesFile.empty()
+            ? ""
+            : TaggerHelper::ReadRulesFile(testbed, config.rulesFile, true, rules, lossless);
+    if (!bad.empty())
+    {
+        cmd.Fail("rules", config.rulesFile, bad);
+    }
     for (const auto& [flag, list] : {std::make_pair("fail-links", config.linkFailures),
                                      std::make_pair("restore-links", config.linkRestorations),
                                      std::make_pair("bad-routes", config.badRoutes)})
     {
-        std::string why = CheckTaggerExperimentEvents(flag, list);
+        std::string why = CheckTaggerExperimentEvents(flag, list, testbed);
         if (!why.empty())
         {
             cmd.Fail(flag, list, why);
         }
     }
-    if (!config.rulesFile.empty())
-    {
-        cmd.CheckReadableFile("rules", config.rulesFile);
-    }
-    cmd.CheckWritable("out", out + "-rate.dat", out);
-    cmd.CheckWritable("out", out + "-rate.plt", out);
 }
 
 namespace
@@ -212,24 +223,83 @@ ParseEvents(const std::string& flag, const std::string& list, std::vector<TimedI
 }
 } // namespace
 
+namespace
+{
+/// \param topo a topology \param a a node \param b a node \return whether a port of \p a goes to \p
+/// b
+bool
+Adjacent(const tagger::Topology& topo, tagger::NodeId a, tagger::NodeId b)
+{
+    for (tagger::PortNo p = 0; p < topo.GetNode(a).ports; ++p)
+    {
+        if (topo.GetPeer(a, p).node == b)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
+ * \param topo the network \param route a bad-routes item \param item its text
+ * \return "" or why SWITCH:HOST:NEXT names no forwarder, host or neighbour
+ */
 std::string
-CheckTaggerExperimentEvents(const std::string& flag, const std::string& list)
+CheckRouteNames(const tagger::Topology& topo, const TimedItem& route, const std::string& item)
+{
+    tagger::NodeId sw = topo.FindNode(route.parts[0]);
+    tagger::NodeId host = topo.FindNode(route.parts[1]);
+    tagger::NodeId next = topo.FindNode(route.parts[2]);
+    if (sw == tagger::kNone || !topo.IsForwarder(sw))
+    {
+        return "'" + item + "': '" + route.parts[0] + "' is not a switch of the network";
+    }
+    if (host == tagger::kNone || !topo.IsHost(host))
+    {
+        return "'" + item + "': '" + route.parts[1] + "' is not a host of the network";
+    }
+    if (next == tagger::kNone || !Adjacent(topo, sw, next))
+    {
+        return "'" + item + "': '" + route.parts[2] + "' is not a neighbour of " + route.parts[0];
+    }
+    return "";
+}
+} // namespace
+
+std::string
+CheckTaggerExperimentEvents(const std::string& flag,
+                            const std::string& list,
+                            const tagger::Topology& topo)
 {
     std::vector<TimedItem> items;
-    return ParseEvents(flag, list, items);
+    std::string why = ParseEvents(flag, list, items);
+    std::vector<std::string> texts = SplitList(list, ',');
+    for (std::size_t i = 0; why.empty() && i < items.size(); ++i)
+    {
+        const TimedItem& item = items[i];
+        if (flag == "bad-routes")
+        {
+            why = CheckRouteNames(topo, item, texts[i]);
+            continue;
+        }
+        tagger::NodeId a = topo.FindNode(item.parts[0]);
+        tagger::NodeId b = topo.FindNode(item.parts[1]);
+        if (a == tagger::kNone || b == tagger::kNone || !Adjacent(topo, a, b))
+        {
+            why = "'" + texts[i] + "' is no link of the network";
+        }
+    }
+    return why;
 }
 
 namespace
 {
-/// \param net the network \param name a host name \param flag the flag \return its host index
+/// \param net the network \param name a host name (checked) \return its host index
 uint32_t
-HostIndex(const PfcTopologyHelper& net, const std::string& name, const std::string& flag)
+HostIndex(const PfcTopologyHelper& net, const std::string& name)
 {
-    tagger::NodeId v = net.GetTopology().FindNode(name);
     std::vector<tagger::NodeId> hosts = net.GetTopology().GetHosts();
-    auto it = std::find(hosts.begin(), hosts.end(), v);
-    NS_ABORT_MSG_IF(v == tagger::kNone || it == hosts.end(),
-                    "--" << flag << ": '" << name << "' is not a host");
+    auto it = std::find(hosts.begin(), hosts.end(), net.GetTopology().FindNode(name));
     return uint32_t(it - hosts.begin());
 }
 } // namespace
@@ -241,9 +311,13 @@ ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHel
                               std::make_pair(cfg.linkRestorations, std::string("restore-links")),
                               std::make_pair(cfg.badRoutes, std::string("bad-routes"))})
     {
+        std::string why = CheckTaggerExperimentEvents(flag, list, net.GetTopology());
+        if (!why.empty())
+        {
+            NS_FATAL_ERROR("--" << flag << ": " << why);
+        }
         std::vector<TimedItem> items;
-        std::string why = ParseEvents(flag, list, items);
-        NS_ABORT_MSG_UNLESS(why.empty(), "--" << flag << ": " << why);
+        ParseEvents(flag, list, items);
         for (const TimedItem& item : items)
         {
             if (flag == "fail-links")
@@ -258,7 +332,7 @@ ScheduleTaggerExperimentEvents(const TaggerExperimentConfig& cfg, PfcTopologyHel
             {
                 net.GetRouteHelper().ScheduleRoute(item.at,
                                                    item.parts[0],
-                                                   HostIndex(net, item.parts[1], flag),
+                                                   HostIndex(net, item.parts[1]),
                                                    item.parts[2]);
             }
         }

@@ -10,6 +10,8 @@
 #include "tagger-command-line.h"
 #include "tagger-experiment-helper.h"
 
+#include "ns3/tagger-topology.h"
+
 #include <string>
 
 /**
@@ -96,11 +98,16 @@ class TaggerExperimentCommandLine
 };
 
 /**
- * Check the form of an event flag's items.
+ * Check an event flag's items: their form, and their names against \p topo
+ * (fail-links and restore-links: a link of the network; bad-routes: a
+ * forwarder, a host and a neighbour of the forwarder).
  * \param flag fail-links, restore-links or bad-routes \param list its comma-separated items
- * \return "" or why an item is malformed
+ * \param topo the network the events are for
+ * \return "" or why an item is malformed or names what the network lacks
  */
-std::string CheckTaggerExperimentEvents(const std::string& flag, const std::string& list);
+std::string CheckTaggerExperimentEvents(const std::string& flag,
+                                        const std::string& list,
+                                        const tagger::Topology& topo);
 
 /**
  * Schedule the linkFailures, linkRestorations and badRoutes events of \p cfg on

@@ -105,31 +105,51 @@ TaggerHelper::Install(const PfcTopologyHelper& net,
     MapTagsToClasses(net);
 }
 
-void
-TaggerHelper::InstallFromJson(const PfcTopologyHelper& net, const std::string& path)
+std::string
+TaggerHelper::ReadRulesFile(const tagger::Topology& topo,
+                            const std::string& path,
+                            bool verify,
+                            tagger::TagRules& rules,
+                            uint32_t& losslessTags)
 {
     std::ifstream in(path);
-    NS_ABORT_MSG_IF(!in, "TaggerHelper: cannot open rules file " << path);
-    uint32_t lossless = 0;
-    tagger::TagRules rules;
+    if (!in)
+    {
+        return "cannot open rules file " + path;
+    }
     try
     {
-        rules = tagger::ReadRulesJson(net.GetTopology(), in, path, lossless);
+        rules = tagger::ReadRulesJson(topo, in, path, losslessTags);
     }
     catch (const std::exception& e)
     {
-        NS_FATAL_ERROR("TaggerHelper: " << e.what());
+        return e.what();
     }
-    if (m_verifyRules)
+    if (verify)
     {
-        const tagger::VerifyResult v = tagger::VerifyDeadlockFree(rules, lossless);
-        NS_ABORT_MSG_IF(!v.ok,
-                        "TaggerHelper: the rules of " << path
-                                                      << " are not deadlock-free: " << v.problem
-                                                      << " (SetVerifyRules(false) installs them "
-                                                         "anyway)");
+        const tagger::VerifyResult v = tagger::VerifyDeadlockFree(rules, losslessTags);
+        if (!v.ok)
+        {
+            return "the rules of " + path + " are not deadlock-free: " + v.problem;
+        }
     }
-    else
+    return "";
+}
+
+void
+TaggerHelper::InstallFromJson(const PfcTopologyHelper& net, const std::string& path)
+{
+    tagger::TagRules rules(net.GetTopology());
+    uint32_t lossless = 0;
+    std::string why = ReadRulesFile(net.GetTopology(), path, m_verifyRules, rules, lossless);
+    if (!why.empty())
+    {
+        NS_FATAL_ERROR("TaggerHelper: " << why
+                                        << (m_verifyRules ? " (SetVerifyRules(false) installs "
+                                                            "unverified rules anyway)"
+                                                          : ""));
+    }
+    if (!m_verifyRules)
     {
         NS_LOG_WARN("installing the rules of " << path << " unverified");
         std::cerr << "TaggerHelper: warning: installing the rules of " << path

@@ -79,6 +79,23 @@ class TaggerHelper
     void InstallFromJson(const PfcTopologyHelper& net, const std::string& path);
 
     /**
+     * Read and check a tagger-rules JSON file for \p topo as InstallFromJson
+     * does (names, ports and links against \p topo; both deadlock-freedom
+     * requirements when \p verify), without installing anything: programs
+     * call it while checking their flags, so that a bad file gets their
+     * one-line error before the simulation is built.
+     * \param topo the network's topology \param path the file
+     * \param verify check deadlock freedom too
+     * \param rules set to the rules read \param losslessTags set to the file's lossless_tags
+     * \return "" or what is wrong (the cycle, the rule, the line)
+     */
+    static std::string ReadRulesFile(const tagger::Topology& topo,
+                                     const std::string& path,
+                                     bool verify,
+                                     tagger::TagRules& rules,
+                                     uint32_t& losslessTags);
+
+    /**
      * Whether InstallFromJson verifies deadlock freedom (default true).
      * False installs rules that may deadlock, for experiments, with a
      * warning on standard error at each such install.

@@ -735,6 +735,41 @@ ReadLinks(const Json& links, const std::string& source, Topology& topo)
     }
 }
 
+/**
+ * Check that every link of a rules file's "links" array is a link of \p topo
+ * (the same ports at both ends), so that rules computed for another wiring
+ * with the same names are refused.
+ */
+void
+CheckLinksMatch(const Json& links, const std::string& source, const Topology& topo)
+{
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        FieldReader f(links[i], source, "links[" + std::to_string(i) + "]");
+        PortRef ends[2];
+        const char* nodeKeys[2] = {"a", "b"};
+        const char* portKeys[2] = {"a_port", "b_port"};
+        for (int e = 0; e < 2; ++e)
+        {
+            const std::string name = f.String(nodeKeys[e]);
+            ends[e] = PortRef{topo.FindNode(name), f.UInt(portKeys[e], UINT32_MAX)};
+            if (ends[e].node == kNone || ends[e].port >= topo.GetNode(ends[e].node).ports)
+            {
+                f.Fail("'" + name + "' port " + std::to_string(ends[e].port) +
+                       " is not in the topology the rules are read for");
+            }
+        }
+        const PortRef peer = topo.GetPeer(ends[0].node, ends[0].port);
+        if (peer.node != ends[1].node || peer.port != ends[1].port)
+        {
+            f.Fail("'" + topo.GetNode(ends[0].node).name + "' port " +
+                   std::to_string(ends[0].port) + " goes to '" + topo.GetNode(ends[1].node).name +
+                   "' port " + std::to_string(ends[1].port) +
+                   " in the file but not in the topology the rules are read for");
+        }
+    }
+}
+
 Topology
 TopologyFromJson(const Json& root, const std::string& source)
 {
@@ -773,7 +808,8 @@ ReadRulesJson(const Topology& topo,
     TagRules rules(topo);
     RuleStreamer streamer(topo, source, rules);
     bool sawRules = false;
-    Json root = ParseTopLevel(in, source, {"lossless_tags", "nodes"}, &streamer, &sawRules);
+    Json root =
+        ParseTopLevel(in, source, {"lossless_tags", "nodes", "links"}, &streamer, &sawRules);
     FieldReader top(root, source, "top level");
     const uint32_t lossless = top.UInt("lossless_tags", kMaxTag);
     if (!sawRules)
@@ -803,6 +839,11 @@ ReadRulesJson(const Topology& topo,
                        std::to_string(topo.GetNode(n).ports) + " in the topology");
             }
         }
+    }
+
+    if (root.contains("links"))
+    {
+        CheckLinksMatch(RootArray(root, "links", source), source, topo);
     }
 
     const uint32_t needed = rules.GetLosslessTags();

@@ -143,11 +143,13 @@ void WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& 
  * given topology (node names must match).  Returns the lossless tag count in
  * losslessTags.  Throws TaggerError naming what is wrong.
  *
- * "rules" is streamed (no DOM; tcam, elp, stats and links are skipped
- * unparsed into objects).  When the file has "nodes", each must exist in the
- * topology with the same port count.  A rule with new_tag 0 is accepted and
- * means no rule.  lossless_tags must be at least TagRules::GetLosslessTags()
- * of the rules read.  JSON nested deeper than kMaxJsonDepth is refused.
+ * "rules" is streamed (no DOM; tcam, elp and stats are skipped unparsed
+ * into objects).  When the file has "nodes", each must exist in the topology
+ * with the same port count; when it has "links", each must be a link of the
+ * topology between the same ports (so rules computed for another wiring with
+ * the same names are refused).  A rule with new_tag 0 is accepted and means
+ * no rule.  lossless_tags must be at least TagRules::GetLosslessTags() of the
+ * rules read.  JSON nested deeper than kMaxJsonDepth is refused.
  * The rules are not verified (VerifyDeadlockFree does that).
  */
 TagRules ReadRulesJson(const Topology& topo,

@@ -18,6 +18,7 @@
 #include <ostream>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 namespace ns3
 {
@@ -46,14 +47,38 @@ class Stopwatch
     std::chrono::steady_clock::time_point m_last{std::chrono::steady_clock::now()};
 };
 
-/// Throw TaggerError when a file cannot be opened for reading.
-void
-CheckReadable(const std::string& file)
+/**
+ * Read the file of flag \p flag with \p read; every TaggerError (a file that
+ * is no readable regular file, or bad content) is given again with the flag
+ * in front, so that the one error line names the flag and the file.
+ * \param flag the flag (without --) \param file its value \param read the reader
+ * \return what \p read returns
+ */
+template <typename Read>
+auto
+ReadFlagFile(const std::string& flag, const std::string& file, Read read)
 {
+    struct stat info;
+    if (stat(file.c_str(), &info) != 0)
+    {
+        throw TaggerError("--" + flag + "=" + file + ": cannot read: " + std::strerror(errno));
+    }
+    if (!S_ISREG(info.st_mode))
+    {
+        throw TaggerError("--" + flag + "=" + file + ": not a regular file");
+    }
     std::ifstream in(file);
     if (!in)
     {
-        throw TaggerError("cannot read '" + file + "': " + std::strerror(errno));
+        throw TaggerError("--" + flag + "=" + file + ": cannot read: " + std::strerror(errno));
+    }
+    try
+    {
+        return read();
+    }
+    catch (const TaggerError& e)
+    {
+        throw TaggerError("--" + flag + ": " + e.what());
     }
 }
 
@@ -102,9 +127,10 @@ MakeTopology(const RuleGeneratorOptions& o, std::string& description)
     Topology topo;
     if (!o.topologyFile.empty())
     {
-        CheckReadable(o.topologyFile);
         bool graphml = false;
-        topo = ReadTopologyFile(o.topologyFile, o.hostsPerSwitch, &graphml);
+        topo = ReadFlagFile("topology-file", o.topologyFile, [&] {
+            return ReadTopologyFile(o.topologyFile, o.hostsPerSwitch, &graphml);
+        });
         d << "file " << o.topologyFile << " ("
           << (graphml ? "GraphML, hosts-per-switch=" + std::to_string(o.hostsPerSwitch) : "JSON")
           << ")";
@@ -196,8 +222,7 @@ MakeElp(const RuleGeneratorOptions& o, const Topology& topo, std::string& descri
     Elp elp;
     if (!o.elpFile.empty())
     {
-        CheckReadable(o.elpFile);
-        elp = ReadElpFile(topo, o.elpFile);
+        elp = ReadFlagFile("elp-file", o.elpFile, [&] { return ReadElpFile(topo, o.elpFile); });
         d << "file " << o.elpFile;
     }
     else
@@ -409,13 +434,47 @@ WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
     std::ofstream os(o.json);
     if (!os)
     {
-        throw TaggerError("cannot write '" + o.json + "': " + std::strerror(errno));
+        throw TaggerError("--json=" + o.json + ": cannot create: " + std::strerror(errno));
     }
-    WriteRulesJson(topo, out, os);
+    try
+    {
+        WriteRulesJson(topo, out, os);
+    }
+    catch (const TaggerError&)
+    {
+        throw TaggerError("--json=" + o.json + ": writing failed (device full?)");
+    }
     os.close();
     if (!os)
     {
-        throw TaggerError("cannot write '" + o.json + "': write failed");
+        throw TaggerError("--json=" + o.json + ": writing failed (device full?)");
+    }
+}
+
+/**
+ * Before any work: create the --json file, and write one newline to it when it
+ * is a character device, so that a path that cannot be written (or a full
+ * device such as /dev/full) fails at once rather than after minutes of work.
+ * \param o the options
+ */
+void
+CheckJsonWritable(const RuleGeneratorOptions& o)
+{
+    struct stat info;
+    bool device = stat(o.json.c_str(), &info) == 0 && S_ISCHR(info.st_mode);
+    std::ofstream os(o.json);
+    if (!os)
+    {
+        throw TaggerError("--json=" + o.json + ": cannot create: " + std::strerror(errno));
+    }
+    if (device)
+    {
+        os << '\n';
+    }
+    os.close();
+    if (!os)
+    {
+        throw TaggerError("--json=" + o.json + ": writing failed (device full?)");
     }
 }
 
@@ -599,6 +658,10 @@ GenerateRules(const RuleGeneratorOptions& options)
     Stopwatch watch;
     const auto start = std::chrono::steady_clock::now();
     RuleGeneratorResult r;
+    if (!options.json.empty())
+    {
+        CheckJsonWritable(options);
+    }
     TopologyStage(options, r);
     r.times.topology = watch.Lap();
     ElpStage(options, r);

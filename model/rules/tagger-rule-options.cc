@@ -113,7 +113,7 @@ RuleFlags::AddTopologyFlags()
     Add("topology-file",
         "Read the topology from FILE instead (JSON, or GraphML when the name ends in "
         ".graphml/.xml or the text starts with '<')",
-        FlagType::TEXT);
+        FlagType::INPUT);
     Add("hosts-per-switch",
         "GraphML topology file: hosts attached to every switch",
         FlagType::NUMBER,
@@ -161,7 +161,7 @@ RuleFlags::AddElpAndTaggingFlags()
     Add("elp-file",
         "Read ELP paths from FILE instead (one path per line: node names separated by "
         "spaces, '#' comments)",
-        FlagType::TEXT);
+        FlagType::INPUT);
     Add("bounces",
         "bounce ELP: bounces allowed per path (updown = bounce with 0); clos algorithm: "
         "bounces tolerated",
@@ -178,7 +178,7 @@ RuleFlags::AddElpAndTaggingFlags()
         "Fail (exit 2) when the rules need more lossless tags than N (0: no limit)",
         FlagType::NUMBER,
         "0");
-    Add("json", "Write topology, rules, TCAM entries and stats to FILE", FlagType::TEXT);
+    Add("json", "Write topology, rules, TCAM entries and stats to FILE", FlagType::OUTPUT);
     Add("emit-elp",
         "With --json: also write the explicit ELP paths (\"elp\" array)",
         FlagType::BOOL);
@@ -203,6 +203,20 @@ std::deque<RuleFlag>&
 RuleFlags::GetFlags()
 {
     return m_flags;
+}
+
+void
+RuleFlags::PrintFlagTable(std::ostream& os) const
+{
+    for (const RuleFlag& f : m_flags)
+    {
+        static const std::map<FlagType, const char*> kinds = {{FlagType::TEXT, "text"},
+                                                              {FlagType::INPUT, "input"},
+                                                              {FlagType::OUTPUT, "output"},
+                                                              {FlagType::NUMBER, "count"},
+                                                              {FlagType::BOOL, "bool"}};
+        os << f.name << "\t" << kinds.at(f.type) << "\n";
+    }
 }
 
 const RuleFlag&

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ namespace tagger
 /// How a flag's value is checked.
 enum class FlagType
 {
-    TEXT,   //!< any string (a name, a file name); a value is required
+    TEXT,   //!< any string (a name); a value is required
+    INPUT,  //!< like TEXT: the name of a file to read
+    OUTPUT, //!< like TEXT: the name of a file to write
     NUMBER, //!< a non-negative integer, converted with a range check
     BOOL    //!< true/false/1/0/t/f (any case), or no value (true)
 };
@@ -83,6 +86,15 @@ class RuleFlags
      * \return the flags
      */
     std::deque<RuleFlag>& GetFlags();
+
+    /**
+     * Print one line per flag: its name and kind (text, input, output,
+     * count: a non-negative integer, bool), tab-separated, as
+     * ns3::TaggerCommandLine does for the simulation programs (for the
+     * bad-input test).
+     * \param os the stream
+     */
+    void PrintFlagTable(std::ostream& os) const;
 
     /**
      * Check argv[1..argc-1]: each is a flag of tagger-rules (its value is

@@ -1,0 +1,3 @@
+# sizes must not decrease
+1000 0.5
+500 1
