@@ -174,6 +174,7 @@ PfcNetDevice::PfcNetDevice()
       m_switchPort(kPfcNoPort),
       m_peerMacKnown(false),
       m_busy(false),
+      m_pausePaddingSet(0),
       m_pfcTx(0),
       m_pfcRx(0),
       m_pauseTx(0),
@@ -227,6 +228,7 @@ PfcNetDevice::DoDispose()
     m_queueInterface = nullptr;
     m_switchRx = SwitchReceiveCallback();
     m_switchDequeue = SwitchDequeueCallback();
+    m_switchPfc = SwitchPfcCallback();
     m_source = TransmitSourceCallback();
     m_receiveHook = ReceiveHookCallback();
     m_ecnRandom = nullptr;
@@ -280,6 +282,12 @@ bool
 PfcNetDevice::IsSwitchPort() const
 {
     return m_switchPort != kPfcNoPort;
+}
+
+void
+PfcNetDevice::SetSwitchPfcHook(SwitchPfcCallback hook)
+{
+    m_switchPfc = hook;
 }
 
 Time
@@ -604,6 +612,10 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         }
         ++m_pfcRx;
         m_pfcRxTrace(pfc);
+        if (!m_switchPfc.IsNull())
+        {
+            m_switchPfc(m_switchPort, pfc);
+        }
         Simulator::Schedule(GetProcessingDelay(), &PfcNetDevice::ApplyPfc, this, pfc, m_linkDowns);
         return;
     }
@@ -740,8 +752,26 @@ PfcNetDevice::SendPfcFrame(const PfcHeader& pfc)
     }
     ++(anyTime ? m_pauseTx : m_resumeTx);
     m_pfcTxTrace(pfc);
+    SendControlFrame(frame);
+}
+
+void
+PfcNetDevice::SendControlFrame(Ptr<Packet> frame)
+{
+    if (!m_linkUp)
+    {
+        return;
+    }
     m_controlQueue.push_back(frame);
     TryTransmit();
+}
+
+void
+PfcNetDevice::SetPausePadding(uint8_t cls, const PfcHeader::Padding& padding)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    m_pausePadding[cls] = padding;
+    m_pausePaddingSet |= uint8_t(1u << cls);
 }
 
 void
@@ -763,6 +793,11 @@ PfcNetDevice::RefreshPause(uint8_t cls)
     }
     PfcHeader pfc;
     pfc.SetClass(cls, m_pauseQuanta);
+    if (m_pausePaddingSet & (1u << cls))
+    {
+        pfc.SetPadding(m_pausePadding[cls]);
+        m_pausePaddingSet &= uint8_t(~(1u << cls));
+    }
     SendPfcFrame(pfc);
     m_refreshEvent[cls] =
         Simulator::Schedule(GetRefreshPeriod(), &PfcNetDevice::RefreshPause, this, cls);

@@ -88,6 +88,12 @@ PfcSwitchNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&PfcSwitchNetDevice::m_classifier),
                           MakePointerChecker<PfcClassifier>())
+            .AddAttribute("Itsy",
+                          "The ITSY deadlock detector of this switch (ITSY); null, the "
+                          "default, turns it off.  Set before the simulation starts.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcSwitchNetDevice::m_itsy),
+                          MakePointerChecker<ItsyDetector>())
             .AddTraceSource("Drop",
                             "A data frame was dropped in this switch or on one of its ports "
                             "(frame, ingress port or 0xffffffff, reason).",
@@ -143,6 +149,14 @@ PfcSwitchNetDevice::DoInitialize()
                            peer->GetProcessingDelay());
     }
     m_mmu->Setup(m_ports.size());
+    if (m_itsy)
+    {
+        m_itsy->Attach(this);
+        for (const Ptr<PfcNetDevice>& port : m_ports)
+        {
+            port->SetSwitchPfcHook(MakeCallback(&ItsyDetector::ReceivePfc, m_itsy));
+        }
+    }
     m_initialized = true;
     NetDevice::DoInitialize();
 }
@@ -154,6 +168,11 @@ PfcSwitchNetDevice::DoDispose()
     m_ports.clear();
     m_mmu = nullptr;
     m_classifier = nullptr;
+    if (m_itsy)
+    {
+        m_itsy->Dispose();
+        m_itsy = nullptr;
+    }
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -352,6 +371,11 @@ PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame)
     frame->RemoveHeader(eth);
     if (eth.GetEtherType() != kEtherTypeIpv4)
     {
+        if (m_itsy && eth.GetEtherType() == kEtherTypeItsy)
+        {
+            m_itsy->ReceiveSynthesized(inPort, frame);
+            return;
+        }
         frame->AddHeader(eth);
         Drop(frame, inPort, PfcDropReason::NOT_IPV4);
         return;
@@ -551,6 +575,13 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
 {
     entry.frame = frame;
     ++m_forwarded;
+    if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
+    {
+        m_itsy->NotifyEnqueue(outPort,
+                              outQueue,
+                              entry.inPort,
+                              m_classifier->GetPauseClass(entry.inQueue));
+    }
     m_ports[outPort]->EnqueueFromSwitch(entry, outQueue);
 }
 
@@ -569,13 +600,21 @@ PfcSwitchNetDevice::IngressQueueTurned(uint32_t port, uint8_t queue, bool off)
             return;
         }
     }
-    if (off)
+    if (off && m_itsy)
+    {
+        m_itsy->StartPausing(port, cls); // the PAUSE carries its checking message
+    }
+    else if (off)
     {
         m_ports[port]->StartPausing(cls);
     }
     else
     {
         m_ports[port]->StopPausing(cls);
+        if (m_itsy)
+        {
+            m_itsy->NotifyStopPausing(port, cls);
+        }
     }
 }
 
@@ -585,6 +624,13 @@ PfcSwitchNetDevice::DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entr
     switch (entry.pool)
     {
     case PfcBufferPool::LOSSLESS:
+        if (m_itsy)
+        {
+            m_itsy->NotifyDequeue(outPort,
+                                  entry.outQueue,
+                                  entry.inPort,
+                                  m_classifier->GetPauseClass(entry.inQueue));
+        }
         if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
         {
             IngressQueueTurned(entry.inPort, entry.inQueue, false);
@@ -759,6 +805,12 @@ Ptr<SwitchMmu>
 PfcSwitchNetDevice::GetMmu() const
 {
     return m_mmu;
+}
+
+Ptr<ItsyDetector>
+PfcSwitchNetDevice::GetItsy() const
+{
+    return m_itsy;
 }
 
 uint64_t

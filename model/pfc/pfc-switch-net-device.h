@@ -7,6 +7,7 @@
 #ifndef PFC_SWITCH_NET_DEVICE_H
 #define PFC_SWITCH_NET_DEVICE_H
 
+#include "itsy-detector.h"
 #include "pfc-classifier.h"
 #include "pfc-net-device.h"
 #include "switch-mmu.h"
@@ -161,6 +162,7 @@ class PfcSwitchNetDevice : public NetDevice
     void SetClassifier(Ptr<PfcClassifier> classifier);
     Ptr<PfcClassifier> GetClassifier() const; //!< \return the priority policy
     Ptr<SwitchMmu> GetMmu() const;            //!< \return the MMU
+    Ptr<ItsyDetector> GetItsy() const;        //!< \return the ITSY detector (null: off)
 
     /// \param reason reason \return data frames dropped by this switch (its ports included)
     uint64_t GetDropCount(PfcDropReason reason) const;
@@ -329,6 +331,7 @@ class PfcSwitchNetDevice : public NetDevice
     std::vector<Ptr<PfcNetDevice>> m_ports;              //!< ports
     Ptr<SwitchMmu> m_mmu;                                //!< MMU
     Ptr<PfcClassifier> m_classifier;                     //!< priority policy
+    Ptr<ItsyDetector> m_itsy;                            //!< Itsy (null: off)
     std::unordered_map<uint32_t, Route> m_hostRoutes;    //!< /32 routes by destination
     std::vector<Route> m_routes;                         //!< shorter prefixes, longest mask first
     std::vector<uint32_t> m_localAddresses;              //!< local delivery
