@@ -116,6 +116,7 @@ def build(bld):
         'model/pfc/tagger-classifier.cc',
         'model/pfc/ttl-classifier.cc',
         'model/roce/rdma-nic.cc',
+        'model/roce/rdma-rx-buffer.cc',
         'model/roce/rdma-workload.cc',
         'model/roce/roce-header.cc',
         ]
@@ -147,6 +148,7 @@ def build(bld):
         'test/pfc/tagger-helper-rules-file-test.cc',
         'test/pfc/ttl-classifier-test-suite.cc',
         'test/pfc/itsy-test-suite.cc',
+        'test/pfc/itsy-recovery-test.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',
         'test/roce/rdma-workload-test-suite.cc',
@@ -187,6 +189,7 @@ def build(bld):
         'model/pfc/tagger-classifier.h',
         'model/pfc/ttl-classifier.h',
         'model/roce/rdma-nic.h',
+        'model/roce/rdma-rx-buffer.h',
         'model/roce/rdma-workload.h',
         'model/roce/roce-header.h',
         'model/rules/tagger-algorithms.h',

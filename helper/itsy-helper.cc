@@ -53,6 +53,19 @@ void
 ItsyHelper::Record(const ItsyDetector::Declaration& d)
 {
     m_declarations.push_back(d);
+    if (!d.resolveTrigger)
+    {
+        return;
+    }
+    // The declaration reaches the initial trigger's switch (or the switch
+    // facing a host trigger) at once: the paper leaves how open.
+    for (const Ptr<ItsyDetector>& det : m_detectors)
+    {
+        if (det->ResolveTrigger(d.trigNode, d.trigPort, d.trigCls))
+        {
+            return;
+        }
+    }
 }
 
 const std::vector<ItsyDetector::Declaration>&

@@ -6,6 +6,7 @@
 
 #include "pfc-switch-net-device.h"
 
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -33,6 +34,31 @@ ItsyDetector::GetTypeId()
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&ItsyDetector::m_probeInterval),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Recovery",
+                          "What a declaration does: None (detect only), Break (drop the "
+                          "lossless frames queued on the initiator's loop queue, reason "
+                          "itsy-recovery) or Trigger (Break, and the initial trigger's "
+                          "pausing class turns lossy for HoldTime).",
+                          EnumValue(ItsyDetector::RECOVERY_NONE),
+                          MakeEnumAccessor(&ItsyDetector::m_recovery),
+                          MakeEnumChecker(ItsyDetector::RECOVERY_NONE,
+                                          "None",
+                                          ItsyDetector::RECOVERY_BREAK,
+                                          "Break",
+                                          ItsyDetector::RECOVERY_TRIGGER,
+                                          "Trigger"))
+            .AddAttribute("BreakTime",
+                          "Recovery Break: after flushing the loop queue, it drops the lossless "
+                          "frames that arrive for it during this time (time), so that the loop "
+                          "unwinds before that queue fills again; 0: flush only.",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&ItsyDetector::m_breakTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("HoldTime",
+                          "Recovery Trigger: how long the trigger's class stays lossy (time).",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&ItsyDetector::m_holdTime),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("Declaration",
                             "A deadlock was declared (after the temporal check, ITSY Lemma 2).",
                             MakeTraceSourceAccessor(&ItsyDetector::m_declarationTrace),
@@ -47,6 +73,10 @@ ItsyDetector::GetTypeId()
 
 ItsyDetector::ItsyDetector()
     : m_probeInterval(MicroSeconds(100)),
+      m_recovery(RECOVERY_NONE),
+      m_holdTime(MilliSeconds(10)),
+      m_recoveryDrops(0),
+      m_breakTime(MicroSeconds(100)),
       m_sw(nullptr),
       m_node(0),
       m_nPorts(0),
@@ -90,6 +120,8 @@ ItsyDetector::Attach(PfcSwitchNetDevice* sw)
     m_sent.assign(pcs, {});
     m_probes.assign(pcs, Probe());
     m_hostProbes.assign(pcs, Probe());
+    m_lossyUntil.assign(pcs, Time(0));
+    m_drainUntil.assign(pcs, Time(0));
 }
 
 // ---------------------------------------------------------------------------
@@ -207,6 +239,15 @@ ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
         dev->StartPausing(cls);
         return;
     }
+    // If the chain through this port is not confirmed within ProbeInterval
+    // (its initiator may have stopped pausing, or none of the loop's ports is
+    // an initiator), this port starts an episode of its own, naming the
+    // trigger of the pause it passes on.
+    Probe& p = m_probes[i];
+    p.retry.Cancel();
+    p.trigNode = carry.empty() ? m_node : carry.begin()->second.trigNode;
+    p.trigPort = carry.empty() ? uint16_t(i) : carry.begin()->second.trigPort;
+    p.retry = Simulator::Schedule(m_probeInterval, &ItsyDetector::FallbackProbe, this, i);
     bool piggy = false;
     uint64_t piggyKey = 0;
     for (const auto& kv : carry)
@@ -274,6 +315,17 @@ ItsyDetector::StartProbe(uint32_t i,
         SendSynthesized(port, h);
     }
     p.retry = Simulator::Schedule(m_probeInterval, &ItsyDetector::RetryProbe, this, i);
+}
+
+void
+ItsyDetector::FallbackProbe(uint32_t i)
+{
+    const Probe& p = m_probes[i];
+    if (!p.active && IsPausing(i / kPfcClasses, uint8_t(i % kPfcClasses)))
+    {
+        Decide("fallback-initiator", i);
+        StartProbe(i, p.trigNode, p.trigPort, false, false);
+    }
 }
 
 void
@@ -590,8 +642,73 @@ ItsyDetector::Declare(uint32_t i, const ItsyHeader& h)
         d.loop.push_back({hop.node, hop.port, hop.cls});
         d.onLoop = d.onLoop || hop.node == p.trigNode;
     }
+    d.resolveTrigger = m_recovery == RECOVERY_TRIGGER;
     Decide("declared", i);
     m_declarationTrace(d);
+    if (m_recovery != RECOVERY_NONE)
+    {
+        Break(h);
+        // The loop may form again while this port keeps pausing: go on probing.
+        p.declared = false;
+        p.retry = Simulator::Schedule(m_probeInterval, &ItsyDetector::RetryProbe, this, i);
+    }
+}
+
+void
+ItsyDetector::Break(const ItsyHeader& h)
+{
+    const ItsyHeader::Hop& here = h.hops.back();
+    uint32_t n =
+        m_sw->GetPort(here.port)->DropLosslessFrames(here.cls, PfcDropReason::ITSY_RECOVERY);
+    m_recoveryDrops += n;
+    m_drainUntil[Pc(here.port, here.cls)] = Simulator::Now() + m_breakTime;
+    Decide("break", Pc(here.port, here.cls));
+}
+
+bool
+ItsyDetector::IsDraining(uint32_t port, uint8_t cls) const
+{
+    return Simulator::Now() < m_drainUntil[Pc(port, cls)];
+}
+
+void
+ItsyDetector::NotifyRecoveryDrop()
+{
+    ++m_recoveryDrops;
+}
+
+bool
+ItsyDetector::ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls)
+{
+    if (trigNode == m_node && port < m_nPorts && cls < kPfcClasses)
+    {
+        uint32_t i = Pc(port, cls);
+        m_lossyUntil[i] = Simulator::Now() + m_holdTime;
+        if (IsPausing(port, cls))
+        {
+            m_sw->GetPort(port)->StopPausing(cls);
+            NotifyStopPausing(port, cls);
+        }
+        Decide("trigger-ingress-lossy", i);
+        return true;
+    }
+    for (uint32_t p = 0; p < m_nPorts; ++p)
+    {
+        Ptr<PfcNetDevice> peer = m_sw->GetPort(p)->GetPeer();
+        if (peer && !peer->IsSwitchPort() && peer->GetNode()->GetId() == trigNode)
+        {
+            m_sw->GetPort(p)->IgnorePauseUntil(cls, Simulator::Now() + m_holdTime);
+            Decide("trigger-host-pause-ignored", Pc(p, cls));
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+ItsyDetector::IsIngressLossy(uint32_t port, uint8_t cls) const
+{
+    return Simulator::Now() < m_lossyUntil[Pc(port, cls)];
 }
 
 // ---------------------------------------------------------------------------
@@ -644,6 +761,12 @@ uint64_t
 ItsyDetector::GetInitialTriggers() const
 {
     return m_triggers;
+}
+
+uint64_t
+ItsyDetector::GetRecoveryDrops() const
+{
+    return m_recoveryDrops;
 }
 
 uint64_t

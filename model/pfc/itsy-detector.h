@@ -80,14 +80,24 @@ class PfcSwitchNetDevice;
  * What the paper leaves open and this model chooses (doc/ chapter):
  * episodes are retried every ProbeInterval while their port pauses (a
  * chain may complete after the first message passed; a retry carries a new
- * Seq); a port keeps one record per generic initiator, not one in all (two
- * initiators on one loop would otherwise overwrite each other's records);
- * the temporal check is simultaneous at the detection time (each record
- * stored before it and still there after it).
+ * Seq); a port that passes a pause on and still pauses ProbeInterval later
+ * starts an episode of its own (fallback initiator: the initiator of its
+ * chain may have stopped pausing while the loop it started persists); a port keeps one record per
+ * generic initiator, not one in all (two initiators on one loop would otherwise overwrite each
+ * other's records); the temporal check is simultaneous at the detection time (each record stored
+ * before it and still there after it).
  */
 class ItsyDetector : public Object
 {
   public:
+    /// What a declaration does (the paper leaves the policy open, ITSY Sec. IV).
+    enum Recovery
+    {
+        RECOVERY_NONE,   //!< detect only
+        RECOVERY_BREAK,  //!< drop the lossless frames of the initiator's loop queue (BreakTime)
+        RECOVERY_TRIGGER //!< break, and make the initial trigger's class lossy for HoldTime
+    };
+
     /// One egress queue of a declared loop.
     struct Hop
     {
@@ -109,6 +119,7 @@ class ItsyDetector : public Object
         uint8_t trigCls;       //!< and class
         bool onLoop;           //!< the initial trigger is one of the loop's switches
         bool middle;           //!< the initiator is a middle switch (Lemma 3)
+        bool resolveTrigger;   //!< Recovery is Trigger: the trigger's switch must act
         std::vector<Hop> loop; //!< the loop's egress queues, from the initiator's upstream
     };
 
@@ -148,6 +159,26 @@ class ItsyDetector : public Object
     /// \param body the frame, Ethernet header removed
     void ReceiveSynthesized(uint32_t port, Ptr<Packet> body);
 
+    /**
+     * Initial-trigger handling (Recovery Trigger; ITSY Sec. IV): if node
+     * \p trigNode is this switch, its ingress (\p port, \p cls) turns lossy
+     * for HoldTime: a RESUME goes upstream now and no PAUSE until the end,
+     * so frames beyond the queue's lossless limit are dropped
+     * (lossless-overflow); a queue still OFF when the hold ends pauses
+     * again only at its next Xoff crossing; if
+     * it is a host on one of this switch's ports, that port ignores the
+     * host's PAUSE frames for \p cls for HoldTime.
+     * \param trigNode S_tri \param port P_tri's port \param cls its class
+     * \return whether this switch acted
+     */
+    bool ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls);
+    /// \param port ingress port \param cls pause class \return turned lossy by ResolveTrigger now
+    bool IsIngressLossy(uint32_t port, uint8_t cls) const;
+    /// \param port egress port \param cls class \return a loop queue Break drains now
+    bool IsDraining(uint32_t port, uint8_t cls) const;
+    /// The switch dropped a lossless frame for a draining loop queue (itsy-recovery).
+    void NotifyRecoveryDrop();
+
     uint64_t GetPiggybacked() const;     //!< \return checking messages sent in PAUSE frames
     uint64_t GetSynthesized() const;     //!< \return synthesized frames sent
     uint64_t GetDropped() const;         //!< \return messages dropped (no causal pausing port)
@@ -156,6 +187,7 @@ class ItsyDetector : public Object
     uint64_t GetTemporalFailed() const;  //!< \return temporal checks that failed (Lemma 2)
     uint64_t GetDeclarations() const;    //!< \return deadlocks declared
     uint64_t GetInitialTriggers() const; //!< \return pauses this switch started as initial trigger
+    uint64_t GetRecoveryDrops() const;   //!< \return frames dropped by Recovery Break
 
     /**
      * The state memory of one switch in the paper's layout (ITSY Sec. V):
@@ -233,6 +265,8 @@ class ItsyDetector : public Object
     /// \param trigNode S_tri \param trigPort P_tri \param middle Lemma 3
     /// \param inPause carry it in the PAUSE about to be sent (else synthesize)
     void StartProbe(uint32_t i, uint32_t trigNode, uint16_t trigPort, bool middle, bool inPause);
+    /// A pause passed on is still unconfirmed: start an episode. \param i ingress index
+    void FallbackProbe(uint32_t i);
     /// Send the probe of \p i again with a new Seq_id. \param i ingress index
     void RetryProbe(uint32_t i);
     /// A host paused (E, d): open (or renew) its episode. \param e egress index
@@ -243,16 +277,24 @@ class ItsyDetector : public Object
     void SendSynthesized(uint32_t port, const ItsyHeader& h);
     /// Declare. \param i initiator ingress index \param h the TEMPORAL frame back
     void Declare(uint32_t i, const ItsyHeader& h);
+    /// Recovery Break at the initiator. \param h the TEMPORAL frame (last hop: here)
+    void Break(const ItsyHeader& h);
     /// Trace a decision. \param what it \param index (port, class) index
     void Decide(const std::string& what, uint32_t index);
 
-    Time m_probeInterval;                             //!< ProbeInterval
-    PfcSwitchNetDevice* m_sw;                         //!< the switch (owns this detector)
-    uint32_t m_node;                                  //!< its node id
-    uint32_t m_nPorts;                                //!< ports
-    std::vector<uint32_t> m_counts;                   //!< causality counts [egress pc][ingress pc]
-    std::vector<uint8_t> m_pausedRx;                  //!< per egress pc: paused by its downstream
-    std::vector<Records> m_records;                   //!< per egress pc: records received
+    Time m_probeInterval;            //!< ProbeInterval
+    Recovery m_recovery;             //!< Recovery
+    Time m_holdTime;                 //!< HoldTime
+    std::vector<Time> m_lossyUntil;  //!< per ingress pc: lossy until (ResolveTrigger)
+    uint64_t m_recoveryDrops;        //!< counter
+    Time m_breakTime;                //!< BreakTime
+    std::vector<Time> m_drainUntil;  //!< per egress pc: Break drops its arrivals until
+    PfcSwitchNetDevice* m_sw;        //!< the switch (owns this detector)
+    uint32_t m_node;                 //!< its node id
+    uint32_t m_nPorts;               //!< ports
+    std::vector<uint32_t> m_counts;  //!< causality counts [egress pc][ingress pc]
+    std::vector<uint8_t> m_pausedRx; //!< per egress pc: paused by its downstream
+    std::vector<Records> m_records;  //!< per egress pc: records received
     std::vector<std::map<uint64_t, uint32_t>> m_sent; //!< per ingress pc: key -> Seq sent
     std::vector<Probe> m_probes;                      //!< per ingress pc: own episodes
     std::vector<Probe> m_hostProbes; //!< per egress pc: episodes on a host's behalf

@@ -190,6 +190,7 @@ PfcNetDevice::PfcNetDevice()
     m_queueBytes.fill(0);
     m_pausedUntil.fill(Time(0));
     m_pausedSince.fill(Time(0));
+    m_ignorePauseUntil.fill(Time(0));
     m_pausingPeer.fill(false);
     m_drops.fill(0);
     m_ecnRandom = CreateObject<UniformRandomVariable>();
@@ -682,6 +683,10 @@ PfcNetDevice::ApplyPfc(PfcHeader pfc, uint64_t linkDowns)
         }
         bool was = IsClassPaused(c);
         uint16_t quanta = pfc.GetQuanta(c);
+        if (quanta > 0 && now < m_ignorePauseUntil[c])
+        {
+            continue; // IgnorePauseUntil: PFC not honoured for this class now
+        }
         m_pauseExpiry[c].Cancel();
         if (quanta == 0)
         {
@@ -713,6 +718,47 @@ PfcNetDevice::PauseExpired(uint8_t cls)
     NS_LOG_FUNCTION(this << int(cls));
     m_classPauseTrace(cls, false);
     UpdateHostTxQueue(cls);
+    TryTransmit();
+}
+
+uint32_t
+PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    std::deque<PfcQueueEntry> queue;
+    queue.swap(m_queues[cls]);
+    uint32_t dropped = 0;
+    for (const PfcQueueEntry& entry : queue)
+    {
+        if (entry.pool != PfcBufferPool::LOSSLESS)
+        {
+            m_queues[cls].push_back(entry);
+            continue;
+        }
+        m_queueBytes[cls] -= entry.bytes;
+        ++dropped;
+        if (!m_switchDequeue.IsNull())
+        {
+            m_switchDequeue(m_switchPort, entry);
+        }
+        DropEntry(entry, reason);
+    }
+    TryTransmit();
+    return dropped;
+}
+
+void
+PfcNetDevice::IgnorePauseUntil(uint8_t cls, Time until)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    m_ignorePauseUntil[cls] = until;
+    m_pauseExpiry[cls].Cancel();
+    if (IsClassPaused(cls))
+    {
+        m_pausedUntil[cls] = Time(0);
+        m_classPauseTrace(cls, false);
+        UpdateHostTxQueue(cls);
+    }
     TryTransmit();
 }
 

@@ -223,6 +223,20 @@ class PfcNetDevice : public NetDevice
      */
     void SendControlFrame(Ptr<Packet> frame);
 
+    /**
+     * Drop every lossless-pool frame queued in class \p cls (a deadlock
+     * recovery), releasing its switch buffer first.
+     * \param cls class \param reason the drop reason \return frames dropped
+     */
+    uint32_t DropLosslessFrames(uint8_t cls, PfcDropReason reason);
+    /**
+     * Ignore the PAUSE frames the peer sends for \p cls until \p until (the
+     * class is unpaused now): this end no longer honours PFC for it, the
+     * class is lossy toward the peer for that time.
+     * \param cls class \param until end of the hold (absolute)
+     */
+    void IgnorePauseUntil(uint8_t cls, Time until);
+
     /// \param cls class \return whether the peer paused our class \p cls now
     bool IsClassPaused(uint8_t cls) const;
     /// \param cls class \return when the current pause of \p cls began (valid if paused)
@@ -365,11 +379,12 @@ class PfcNetDevice : public NetDevice
     Ptr<Packet> m_onWire;                                        //!< that frame
 
     // PFC state
-    std::array<Time, kPfcClasses> m_pausedUntil;     //!< peer paused us until (0: not paused)
-    std::array<Time, kPfcClasses> m_pausedSince;     //!< start of the current pause
-    std::array<EventId, kPfcClasses> m_pauseExpiry;  //!< expiry events
-    std::array<bool, kPfcClasses> m_pausingPeer;     //!< we are pausing the peer's class
-    std::array<EventId, kPfcClasses> m_refreshEvent; //!< refresh events
+    std::array<Time, kPfcClasses> m_pausedUntil;      //!< peer paused us until (0: not paused)
+    std::array<Time, kPfcClasses> m_pausedSince;      //!< start of the current pause
+    std::array<EventId, kPfcClasses> m_pauseExpiry;   //!< expiry events
+    std::array<bool, kPfcClasses> m_pausingPeer;      //!< we are pausing the peer's class
+    std::array<EventId, kPfcClasses> m_refreshEvent;  //!< refresh events
+    std::array<Time, kPfcClasses> m_ignorePauseUntil; //!< PAUSE ignored until (IgnorePauseUntil)
     std::array<PfcHeader::Padding, kPfcClasses> m_pausePadding; //!< next PAUSE's padding
     uint8_t m_pausePaddingSet;                                  //!< bit c: m_pausePadding[c] set
 

@@ -574,14 +574,25 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
                             uint8_t outQueue)
 {
     entry.frame = frame;
-    ++m_forwarded;
     if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
     {
+        if (m_itsy->IsDraining(outPort, outQueue))
+        {
+            // ITSY's Break: the loop queue takes no lossless frame for a while.
+            if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
+            {
+                IngressQueueTurned(entry.inPort, entry.inQueue, false);
+            }
+            m_itsy->NotifyRecoveryDrop();
+            Drop(frame, entry.inPort, PfcDropReason::ITSY_RECOVERY);
+            return;
+        }
         m_itsy->NotifyEnqueue(outPort,
                               outQueue,
                               entry.inPort,
                               m_classifier->GetPauseClass(entry.inQueue));
     }
+    ++m_forwarded;
     m_ports[outPort]->EnqueueFromSwitch(entry, outQueue);
 }
 
@@ -599,6 +610,10 @@ PfcSwitchNetDevice::IngressQueueTurned(uint32_t port, uint8_t queue, bool off)
         {
             return;
         }
+    }
+    if (off && m_itsy && m_itsy->IsIngressLossy(port, cls))
+    {
+        return; // ITSY's trigger handling: this class pauses nobody for a while
     }
     if (off && m_itsy)
     {

@@ -26,15 +26,18 @@
  *   (a resumed episode: no declaration).
  */
 
-#include "pfc-switch-test-util.h"
+#include "itsy-test-util.h"
 
 #include "ns3/core-module.h"
 #include "ns3/itsy-detector.h"
 #include "ns3/itsy-helper.h"
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/pfc-topology-helper.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-rx-buffer.h"
 #include "ns3/test.h"
 
 #include <set>
@@ -42,20 +45,12 @@
 using namespace ns3;
 using namespace ns3::tagger::test;
 
-namespace
+namespace ns3
 {
-
-/// What a scenario run saw.
-struct ItsyOutcome
+namespace tagger
 {
-    bool oracleDeadlock = false;                                    //!< the oracle saw a cycle
-    Time formed;                                                    //!< first cycle's formation
-    std::set<std::tuple<uint32_t, uint32_t, uint8_t>> oracleQueues; //!< queues of its cycles
-    std::vector<ItsyDetector::Declaration> declarations;            //!< ITSY's
-    uint64_t middles = 0;                                           //!< Lemma 3 episodes
-    uint64_t triggers = 0;                                          //!< initial triggers
-    uint32_t xNode = 0;                                             //!< node id of X (out-of-loop)
-};
+namespace test
+{
 
 /// Common set-up: 40 Gbps, class 3 lossless, static Xoff/Xon. \param net the network
 void
@@ -73,9 +68,10 @@ ConfigureNet(PfcTopologyHelper& net)
  * \param net the built network, traffic set \param stop end \return outcome
  */
 ItsyOutcome
-RunAndCollect(PfcTopologyHelper& net, Time stop)
+RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::string& recovery)
 {
     ItsyHelper itsy;
+    itsy.SetDetectorAttribute("Recovery", StringValue(recovery));
     itsy.Install(net.GetSwitches());
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());
@@ -99,14 +95,16 @@ RunAndCollect(PfcTopologyHelper& net, Time stop)
     {
         out.middles += d->GetMiddleEpisodes();
         out.triggers += d->GetInitialTriggers();
+        out.recoveryDrops += d->GetRecoveryDrops();
     }
+    out.switchRecoveryDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::ITSY_RECOVERY);
+    out.received = traffic.GetReceived();
     Simulator::Destroy();
     return out;
 }
 
-/// The ring scenarios. \param outOfLoop with X, underloaded \return outcome
 ItsyOutcome
-RunRing(bool outOfLoop)
+RunRing(RingMode mode, const std::string& recovery)
 {
     tagger::Topology topo;
     std::vector<tagger::NodeId> r;
@@ -123,24 +121,49 @@ RunRing(bool outOfLoop)
     {
         topo.AddLink(r[i], 1, r[(i + 1) % 4], 2);
     }
-    tagger::NodeId x = topo.AddNode("X", tagger::NodeKind::SWITCH, 2, 1);
     tagger::NodeId hx = topo.AddNode("HX", tagger::NodeKind::HOST, 1, 0);
-    topo.AddLink(r[2], 3, x, 0);
-    topo.AddLink(x, 1, hx, 0);
+    tagger::NodeId x = hx;
+    if (mode == RingMode::PAUSING_HOST)
+    {
+        topo.AddLink(r[2], 3, hx, 0);
+    }
+    else
+    {
+        x = topo.AddNode("X", tagger::NodeKind::SWITCH, 2, 1);
+        topo.AddLink(r[2], 3, x, 0);
+        topo.AddLink(x, 1, hx, 0);
+    }
 
     PfcTopologyHelper net(topo);
     ConfigureNet(net);
     net.Build();
-    for (Ptr<PfcNetDevice> dev : {net.GetDevice(x, 1), net.GetDevice(hx, 0)})
+    RdmaHelper rdma;
+    if (mode == RingMode::PAUSING_HOST)
     {
-        dev->SetAttribute("DataRate", StringValue("1Gbps"));
+        // HX's NIC takes 1 Gbps of a 10.7 Gbps RoCE flow from H1: it pauses R2 continually.
+        rdma.Install(net);
+        rdma.GetNic(4)->SetRxBuffer(
+            CreateObjectWithAttributes<RdmaRxBuffer>("DrainRate",
+                                                     DataRateValue(DataRate("1Gbps"))));
+        rdma.AddFlow(1, 4, 100 * 1000 * 1000, Time(0));
+    }
+    else
+    {
+        for (Ptr<PfcNetDevice> dev : {net.GetDevice(x, 1), net.GetDevice(hx, 0)})
+        {
+            dev->SetAttribute("DataRate", StringValue("1Gbps"));
+        }
     }
     PfcRouteHelper& routes = net.GetRouteHelper();
+    if (mode == RingMode::PAUSING_HOST)
+    {
+        routes.PinPath({"R1", "R2"}, 4);
+    }
     Traffic traffic(net);
     FlowSpec spec;
     spec.bytes = 100 * 1000 * 1000;
     spec.stop = MilliSeconds(2);
-    spec.interval = NanoSeconds(outOfLoop ? 1000 : 200);
+    spec.interval = NanoSeconds(mode == RingMode::ON_LOOP ? 200 : 1000);
     for (uint32_t i = 0; i < 4; ++i)
     {
         routes.PinPath({"R" + std::to_string(i),
@@ -149,13 +172,13 @@ RunRing(bool outOfLoop)
                        (i + 2) % 4);
         traffic.AddFlow(i, (i + 2) % 4, spec);
     }
-    if (outOfLoop)
+    if (mode == RingMode::OUT_OF_LOOP)
     {
         routes.PinPath({"R1", "R2", "X"}, 4);
         spec.interval = NanoSeconds(800);
         traffic.AddFlow(1, 4, spec);
     }
-    ItsyOutcome out = RunAndCollect(net, MilliSeconds(3));
+    ItsyOutcome out = RunAndCollect(net, traffic, MilliSeconds(3), recovery);
     out.xNode = net.GetNode(x)->GetId();
     return out;
 }
@@ -211,8 +234,15 @@ RunDiamond()
     net.GetRouteHelper().PinPath({"S8", "S7", "S6", "U", "S1"}, 3);
     traffic.AddFlow(0, 2, spec);
     traffic.AddFlow(1, 3, spec);
-    return RunAndCollect(net, MilliSeconds(3));
+    return RunAndCollect(net, traffic, MilliSeconds(3), "None");
 }
+
+} // namespace test
+} // namespace tagger
+} // namespace ns3
+
+namespace
+{
 
 /// Every queue of every declared loop is a queue of an oracle cycle.
 /// \param o outcome \return yes
@@ -247,7 +277,7 @@ class ItsyOnLoopTestCase : public TestCase
   private:
     void DoRun() override
     {
-        ItsyOutcome o = RunRing(false);
+        ItsyOutcome o = RunRing(RingMode::ON_LOOP, "None");
         NS_TEST_ASSERT_MSG_EQ(o.oracleDeadlock, true, "the ring must deadlock");
         NS_TEST_ASSERT_MSG_GT(o.declarations.size(), 0u, "ITSY must declare");
         const auto& d = o.declarations.front();
@@ -275,7 +305,7 @@ class ItsyOutOfLoopTestCase : public TestCase
   private:
     void DoRun() override
     {
-        ItsyOutcome o = RunRing(true);
+        ItsyOutcome o = RunRing(RingMode::OUT_OF_LOOP, "None");
         NS_TEST_ASSERT_MSG_EQ(o.oracleDeadlock, true, "the ring must deadlock");
         NS_TEST_ASSERT_MSG_GT(o.declarations.size(), 0u, "ITSY must declare");
         bool middleOut = false;
@@ -434,6 +464,10 @@ class ItsyTestSuite : public TestSuite
         AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::KEPT), TestCase::QUICK);
         AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::NEW_SEQ), TestCase::QUICK);
         AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::SAME_SEQ), TestCase::QUICK);
+        AddTestCase(MakeItsyRecoveryTestCase(false), TestCase::QUICK);
+        AddTestCase(MakeItsyRecoveryTestCase(true), TestCase::QUICK);
+        AddTestCase(MakeRxBufferTestCase(false), TestCase::QUICK);
+        AddTestCase(MakeRxBufferTestCase(true), TestCase::QUICK);
     }
 };
 
