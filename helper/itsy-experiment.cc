@@ -298,15 +298,37 @@ ItsyRun::OracleNow(std::vector<std::set<Queue>>* cycles)
 void
 ItsyRun::Declared(const ItsyDetector::Declaration& d)
 {
-    std::set<Queue> now = OracleNow(nullptr);
-    for (const ItsyDetector::Hop& h : d.loop)
-    {
-        if (!now.count({h.node, h.port, h.cls}))
+    // Confirmed when the oracle sees every declared queue on a cycle now, or
+    // (with a recovery, another initiator may have broken the loop while this
+    // temporal check was on its way) saw such a cycle formed by the time the
+    // loop was detected.
+    auto covers = [&d](const std::set<Queue>& queues) {
+        for (const ItsyDetector::Hop& h : d.loop)
         {
-            ++m_r.falsePositives;
+            if (!queues.count({h.node, h.port, h.cls}))
+            {
+                return false;
+            }
+        }
+        return true;
+    };
+    if (covers(OracleNow(nullptr)))
+    {
+        return;
+    }
+    for (const PfcDeadlockOracle::Deadlock& seen : m_oracle->GetDeadlocks())
+    {
+        std::set<Queue> queues;
+        for (const PfcDeadlockOracle::Member& m : seen.cycle)
+        {
+            queues.insert({m.node, m.port, m.cls});
+        }
+        if (seen.formed <= d.detected && covers(queues))
+        {
             return;
         }
     }
+    ++m_r.falsePositives;
 }
 
 void

@@ -84,7 +84,10 @@ struct ItsyExperimentResult
  *
  * The oracle checks the wait-for graph every 10 us and at each
  * declaration: a declaration is a false positive when one of its queues is
- * on no oracle cycle then; a cycle present at the end of a run without
+ * on no oracle cycle then, unless the oracle had recorded a cycle through
+ * all of them formed by the loop's detection time (a recovery started by
+ * another initiator may break the loop while a temporal check is on its
+ * way); a cycle present at the end of a run without
  * recovery is a false negative unless a declaration shares a queue with it
  * within Bound() of its formation.
  */
