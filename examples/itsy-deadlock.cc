@@ -13,10 +13,13 @@
  * printed beside it (the paper: 0.8 ms on the loop, 1.4 ms off it, on BMv2
  * software switches).  --recovery: none, break (drop the loop queue of the
  * declaring switch), trigger (break, and the initial trigger's class turns
- * lossy).  Writes <out>-rate.dat/.plt (delivered Gbps per flow) and ends with
- *   RESULT oracle_deadlock=<yes|no> itsy_declared=<yes|no> detection_us=<x|->
+ * lossy) or watchdog (the PFC watchdog operators run: a queue paused 200 us
+ * with frames is flushed and drops its new frames until 1 ms without a
+ * PAUSE; ITSY then only detects).  Writes <out>-rate.dat/.plt (delivered Gbps per flow) and ends
+ * with RESULT oracle_deadlock=<yes|no> itsy_declared=<yes|no> detection_us=<x|->
  *          trigger=<node:port|-> recurrences=<n> formation_us=<x|->
  *          recovery_drops=<n> false_positives=<n> false_negatives=<n>
+ *          watchdog_us=<x|-> watchdog_storms=<n> watchdog_drops=<n>
  */
 
 #include "ns3/core-module.h"
@@ -41,9 +44,9 @@ main(int argc, char* argv[])
                   cfg.scenario,
                   {"on-loop", "out-of-loop", "no-loop", "transient", "storm", "fuzz"});
     cmd.AddChoice("recovery",
-                  "what a declaration does",
+                  "what a declaration does, or the PFC watchdog instead",
                   cfg.recovery,
-                  {"none", "break", "trigger"});
+                  {"none", "break", "trigger", "watchdog"});
     cmd.AddBool("itsy", "ITSY on", cfg.itsy);
     cmd.AddDouble("probe-us", "ITSY probe interval (us)", probeUs, 1, 10000);
     cmd.AddTime("delay", "link propagation delay (e.g. 1us)", cfg.delay);

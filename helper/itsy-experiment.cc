@@ -10,6 +10,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/pfc-deadlock-oracle.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/pfc-watchdog.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-rx-buffer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -72,14 +75,15 @@ class ItsyRun
     /// Count episodes and false negatives at the end.
     void Finish();
 
-    ItsyExperimentConfig m_cfg;        //!< configuration
-    PfcTopologyHelper m_net;           //!< the fat tree
-    RdmaHelper m_rdma;                 //!< RoCE NICs
-    ItsyHelper m_itsy;                 //!< ITSY
-    Ptr<PfcDeadlockOracle> m_oracle;   //!< oracle
-    std::vector<FlowPlan> m_plan;      //!< flows
-    std::vector<uint64_t> m_lastBytes; //!< per flow: bytes at the last sample
-    ItsyExperimentResult m_r;          //!< result
+    ItsyExperimentConfig m_cfg;                //!< configuration
+    PfcTopologyHelper m_net;                   //!< the fat tree
+    RdmaHelper m_rdma;                         //!< RoCE NICs
+    ItsyHelper m_itsy;                         //!< ITSY
+    Ptr<PfcDeadlockOracle> m_oracle;           //!< oracle
+    std::vector<FlowPlan> m_plan;              //!< flows
+    std::vector<Ptr<PfcWatchdog>> m_watchdogs; //!< watchdogs (recovery watchdog)
+    std::vector<uint64_t> m_lastBytes;         //!< per flow: bytes at the last sample
+    ItsyExperimentResult m_r;                  //!< result
 };
 
 void
@@ -237,6 +241,16 @@ ItsyRun::Run()
             d->TraceConnectWithoutContext("Declaration", MakeCallback(&ItsyRun::Declared, this));
         }
     }
+    if (m_cfg.recovery == "watchdog")
+    {
+        NodeContainer sws = m_net.GetSwitches();
+        for (uint32_t i = 0; i < sws.GetN(); ++i)
+        {
+            Ptr<PfcWatchdog> wd = CreateObject<PfcWatchdog>();
+            PfcHelper::GetSwitch(sws.Get(i))->SetAttribute("Watchdog", PointerValue(wd));
+            m_watchdogs.push_back(wd);
+        }
+    }
     m_oracle = CreateObject<PfcDeadlockOracle>();
     m_oracle->SetAttribute("Interval", TimeValue(MicroSeconds(10)));
     m_oracle->AddSwitches(m_net.GetSwitches());
@@ -351,6 +365,16 @@ ItsyRun::Finish()
         m_r.recoveryDrops += det->GetRecoveryDrops();
         m_r.loops += det->GetLoopsDetected();
         m_r.temporalFailed += det->GetTemporalFailed();
+    }
+    for (const Ptr<PfcWatchdog>& wd : m_watchdogs)
+    {
+        m_r.watchdogStorms += wd->GetStorms();
+        m_r.watchdogDrops += wd->GetDrops();
+        Time first = wd->GetFirstStorm();
+        if (!first.IsZero() && (m_r.watchdogFirst.IsZero() || first < m_r.watchdogFirst))
+        {
+            m_r.watchdogFirst = first;
+        }
     }
     m_r.piggybacked = m_itsy.GetPiggybacked();
     m_r.synthesized = m_itsy.GetSynthesized();
@@ -490,14 +514,20 @@ ItsyExperiment::PrintResultLine(std::ostream& os,
         const ItsyDetector::Declaration& d = r.declarations.front();
         trigger = NodeName(r, d.trigNode) + ":" + std::to_string(d.trigPort);
     }
-    uint32_t recurrences = cfg.recovery != "none" && r.episodes > 0 ? r.episodes - 1 : 0;
+    uint32_t recurrences = cfg.recovery == "none" ? 0
+                           : cfg.recovery == "watchdog"
+                               ? (r.watchdogStorms > 0 ? uint32_t(r.watchdogStorms - 1) : 0)
+                               : (r.episodes > 0 ? r.episodes - 1 : 0);
+    bool storm = !r.watchdogFirst.IsZero() && r.oracleDeadlock;
     os << "RESULT oracle_deadlock=" << (r.oracleDeadlock ? "yes" : "no")
        << " itsy_declared=" << (declared ? "yes" : "no") << " detection_us="
        << (declared && r.oracleDeadlock ? us(r.declarations.front().time - r.formed) : "-")
        << " trigger=" << trigger << " recurrences=" << recurrences
        << " formation_us=" << (r.oracleDeadlock ? us(r.formed) : "-")
        << " recovery_drops=" << r.recoveryDrops << " false_positives=" << r.falsePositives
-       << " false_negatives=" << r.falseNegatives << "\n";
+       << " false_negatives=" << r.falseNegatives
+       << " watchdog_us=" << (storm ? us(r.watchdogFirst - r.formed) : "-")
+       << " watchdog_storms=" << r.watchdogStorms << " watchdog_drops=" << r.watchdogDrops << "\n";
 }
 
 } // namespace ns3

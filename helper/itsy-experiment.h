@@ -52,6 +52,9 @@ struct ItsyExperimentResult
     uint32_t falseNegatives = 0;    //!< cycles at the end not declared within Bound()
     uint32_t endCycles = 0;         //!< oracle cycles present at the end
     uint64_t recoveryDrops = 0;     //!< frames ITSY's Break dropped
+    Time watchdogFirst;             //!< the watchdog's first storm (0: none)
+    uint64_t watchdogStorms = 0;    //!< storms the watchdogs detected
+    uint64_t watchdogDrops = 0;     //!< frames they dropped
     uint64_t loops = 0;             //!< causality loops detected (Lemma 1)
     uint64_t temporalFailed = 0;    //!< temporal checks that failed (Lemma 2)
     uint64_t piggybacked = 0;       //!< checking messages in PAUSE frames
@@ -115,8 +118,11 @@ class ItsyExperiment
     /**
      * RESULT oracle_deadlock=<yes|no> itsy_declared=<yes|no> detection_us=<x|->
      * trigger=<node:port|-> recurrences=<n> formation_us=<x|-> recovery_drops=<n>
-     * false_positives=<n> false_negatives=<n> (recurrences: declarations more
-     * than 10 us after the previous one, with a recovery; 0 without).
+     * false_positives=<n> false_negatives=<n> watchdog_us=<x|->
+     * watchdog_storms=<n> watchdog_drops=<n> (recurrences: declarations more
+     * than 10 us after the previous one with an ITSY recovery, storms after
+     * the first with the watchdog; 0 without recovery; watchdog_us: its first
+     * storm after the formation).
      * \param os stream \param cfg the configuration \param r result
      */
     static void PrintResultLine(std::ostream& os,

@@ -94,6 +94,12 @@ PfcSwitchNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&PfcSwitchNetDevice::m_itsy),
                           MakePointerChecker<ItsyDetector>())
+            .AddAttribute("Watchdog",
+                          "The PFC watchdog of this switch; null, the default, turns it off.  "
+                          "Set before the simulation starts.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcSwitchNetDevice::m_watchdog),
+                          MakePointerChecker<PfcWatchdog>())
             .AddTraceSource("Drop",
                             "A data frame was dropped in this switch or on one of its ports "
                             "(frame, ingress port or 0xffffffff, reason).",
@@ -152,9 +158,16 @@ PfcSwitchNetDevice::DoInitialize()
     if (m_itsy)
     {
         m_itsy->Attach(this);
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->Attach(this);
+    }
+    if (m_itsy || m_watchdog)
+    {
         for (const Ptr<PfcNetDevice>& port : m_ports)
         {
-            port->SetSwitchPfcHook(MakeCallback(&ItsyDetector::ReceivePfc, m_itsy));
+            port->SetSwitchPfcHook(MakeCallback(&PfcSwitchNetDevice::PfcReceived, this));
         }
     }
     m_initialized = true;
@@ -172,6 +185,11 @@ PfcSwitchNetDevice::DoDispose()
     {
         m_itsy->Dispose();
         m_itsy = nullptr;
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->Dispose();
+        m_watchdog = nullptr;
     }
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -574,19 +592,12 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
                             uint8_t outQueue)
 {
     entry.frame = frame;
+    if ((m_itsy || m_watchdog) && DropForRecovery(entry, outPort, outQueue))
+    {
+        return;
+    }
     if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
     {
-        if (m_itsy->IsDraining(outPort, outQueue))
-        {
-            // ITSY's Break: the loop queue takes no lossless frame for a while.
-            if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
-            {
-                IngressQueueTurned(entry.inPort, entry.inQueue, false);
-            }
-            m_itsy->NotifyRecoveryDrop();
-            Drop(frame, entry.inPort, PfcDropReason::ITSY_RECOVERY);
-            return;
-        }
         m_itsy->NotifyEnqueue(outPort,
                               outQueue,
                               entry.inPort,
@@ -594,6 +605,54 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
     }
     ++m_forwarded;
     m_ports[outPort]->EnqueueFromSwitch(entry, outQueue);
+}
+
+bool
+PfcSwitchNetDevice::DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue)
+{
+    PfcDropReason reason;
+    if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS && m_itsy->IsDraining(outPort, outQueue))
+    {
+        m_itsy->NotifyRecoveryDrop(); // Break: the loop queue takes no lossless frame for a while
+        reason = PfcDropReason::ITSY_RECOVERY;
+    }
+    else if (m_watchdog && m_watchdog->IsDropping(outPort, outQueue))
+    {
+        m_watchdog->NotifyDrop();
+        reason = PfcDropReason::PFC_WATCHDOG;
+    }
+    else
+    {
+        return false;
+    }
+    if (entry.pool == PfcBufferPool::LOSSLESS &&
+        m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
+    {
+        IngressQueueTurned(entry.inPort, entry.inQueue, false);
+    }
+    else if (entry.pool == PfcBufferPool::LOSSY)
+    {
+        m_mmu->ReleaseLossy(outPort, outQueue, entry.bytes);
+    }
+    else if (entry.pool == PfcBufferPool::NONE && entry.inPort == kPfcNoPort)
+    {
+        m_localBytes[entry.inQueue] -= entry.bytes; // charged by SendLocal
+    }
+    Drop(entry.frame, entry.inPort, reason);
+    return true;
+}
+
+void
+PfcSwitchNetDevice::PfcReceived(uint32_t port, const PfcHeader& pfc)
+{
+    if (m_itsy)
+    {
+        m_itsy->ReceivePfc(port, pfc);
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->ReceivePfc(port, pfc);
+    }
 }
 
 void
@@ -826,6 +885,12 @@ Ptr<ItsyDetector>
 PfcSwitchNetDevice::GetItsy() const
 {
     return m_itsy;
+}
+
+Ptr<PfcWatchdog>
+PfcSwitchNetDevice::GetWatchdog() const
+{
+    return m_watchdog;
 }
 
 uint64_t

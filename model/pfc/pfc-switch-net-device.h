@@ -10,6 +10,7 @@
 #include "itsy-detector.h"
 #include "pfc-classifier.h"
 #include "pfc-net-device.h"
+#include "pfc-watchdog.h"
 #include "switch-mmu.h"
 
 #include "ns3/ipv4-address.h"
@@ -163,6 +164,7 @@ class PfcSwitchNetDevice : public NetDevice
     Ptr<PfcClassifier> GetClassifier() const; //!< \return the priority policy
     Ptr<SwitchMmu> GetMmu() const;            //!< \return the MMU
     Ptr<ItsyDetector> GetItsy() const;        //!< \return the ITSY detector (null: off)
+    Ptr<PfcWatchdog> GetWatchdog() const;     //!< \return the PFC watchdog (null: off)
 
     /// \param reason reason \return data frames dropped by this switch (its ports included)
     uint64_t GetDropCount(PfcDropReason reason) const;
@@ -299,6 +301,15 @@ class PfcSwitchNetDevice : public NetDevice
      * \param port ingress port \param queue ingress queue \param off turned OFF (else ON)
      */
     void IngressQueueTurned(uint32_t port, uint8_t queue, bool off);
+    /// A PFC frame arrived on \p port (ITSY, watchdog). \param port port \param pfc body
+    void PfcReceived(uint32_t port, const PfcHeader& pfc);
+    /**
+     * A recovery (ITSY's Break, the PFC watchdog's Drop) takes no frame for
+     * this queue now: release \p entry's buffer and drop it.
+     * \param entry the frame \param outPort egress port \param outQueue egress queue
+     * \return whether it was dropped
+     */
+    bool DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue);
     /// Drop a packet whose IPv4 header was removed. \param packet payload \param ip header
     /// \param inPort port \param reason why
     void DropPacket(Ptr<Packet> packet,
@@ -332,6 +343,7 @@ class PfcSwitchNetDevice : public NetDevice
     Ptr<SwitchMmu> m_mmu;                                //!< MMU
     Ptr<PfcClassifier> m_classifier;                     //!< priority policy
     Ptr<ItsyDetector> m_itsy;                            //!< Itsy (null: off)
+    Ptr<PfcWatchdog> m_watchdog;                         //!< Watchdog (null: off)
     std::unordered_map<uint32_t, Route> m_hostRoutes;    //!< /32 routes by destination
     std::vector<Route> m_routes;                         //!< shorter prefixes, longest mask first
     std::vector<uint32_t> m_localAddresses;              //!< local delivery

@@ -468,6 +468,7 @@ class ItsyTestSuite : public TestSuite
         AddTestCase(MakeItsyRecoveryTestCase(true), TestCase::QUICK);
         AddTestCase(MakeRxBufferTestCase(false), TestCase::QUICK);
         AddTestCase(MakeRxBufferTestCase(true), TestCase::QUICK);
+        AddTestCase(MakeWatchdogTestCase(), TestCase::QUICK);
     }
 };
 

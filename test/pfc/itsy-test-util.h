@@ -76,6 +76,8 @@ ItsyOutcome RunRing(RingMode mode, const std::string& recovery);
 
 /// \return a TestCase of recovery (Break, Trigger) on the ring with a storming host
 TestCase* MakeItsyRecoveryTestCase(bool trigger);
+/// \return a TestCase of the PFC watchdog (a storming host on a line)
+TestCase* MakeWatchdogTestCase();
 /// \return a TestCase of RdmaRxBuffer: a slow receiver (storm false) or a PFC storm
 TestCase* MakeRxBufferTestCase(bool storm);
 
