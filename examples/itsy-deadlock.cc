@@ -57,6 +57,7 @@ main(int argc, char* argv[])
                         100);
     cmd.AddInteger("seed", "fuzz scenario: the random network and flows", cfg.seed, 1, 1000000);
     cmd.AddString("out", "prefix of the rate files", out);
+    cmd.AddString("pcap", "if set, pcap prefix for L1's ports (Ethernet link type)", cfg.pcap);
     cmd.Parse(argc, argv);
     std::ofstream dat;
     std::ofstream plt;

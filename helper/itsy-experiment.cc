@@ -226,6 +226,14 @@ ItsyRun::Run()
         m_rdma.AddFlow(f.src, f.dst, bytes, f.start);
         m_r.flows.push_back("H" + std::to_string(f.src + 1) + "->H" + std::to_string(f.dst + 1));
     }
+    if (!m_cfg.pcap.empty())
+    {
+        tagger::NodeId l1 = m_net.GetNodeId("L1");
+        for (uint32_t p = 0; p < m_net.GetSwitch(l1)->GetNPorts(); ++p)
+        {
+            m_net.GetPfcHelper().EnablePcap(m_cfg.pcap, m_net.GetSwitch(l1)->GetPort(p));
+        }
+    }
     m_r.gbps.assign(m_plan.size(), {});
     m_lastBytes.assign(m_plan.size(), 0);
     if (m_cfg.itsy)

@@ -37,6 +37,7 @@ struct ItsyExperimentConfig
     Time stop = MilliSeconds(3);            //!< the run ends
     Time sample = MicroSeconds(50);         //!< throughput sampling period
     uint32_t seed = 1;                      //!< fuzz: the network and flows
+    std::string pcap;                       //!< if set: pcap prefix for L1's ports
 };
 
 /// What a run saw.
