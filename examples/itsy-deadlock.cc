@@ -48,6 +48,9 @@ main(int argc, char* argv[])
                   cfg.recovery,
                   {"none", "break", "trigger", "watchdog"});
     cmd.AddBool("itsy", "ITSY on", cfg.itsy);
+    cmd.AddBool("tagger",
+                "Tagger on (1-bounce ELP: the bounced flows are lossless, no loop)",
+                cfg.tagger);
     cmd.AddDouble("probe-us", "ITSY probe interval (us)", probeUs, 1, 10000);
     cmd.AddTime("delay", "link propagation delay (e.g. 1us)", cfg.delay);
     cmd.AddMilliSeconds("stop-ms",
@@ -59,6 +62,10 @@ main(int argc, char* argv[])
     cmd.AddString("out", "prefix of the rate files", out);
     cmd.AddString("pcap", "if set, pcap prefix for L1's ports (Ethernet link type)", cfg.pcap);
     cmd.Parse(argc, argv);
+    if (!cfg.pcap.empty())
+    {
+        cmd.CheckWritable("pcap", cfg.pcap + "-L1-port0.pcap", cfg.pcap);
+    }
     std::ofstream dat;
     std::ofstream plt;
     cmd.OpenOutput("out", out + "-rate.dat", dat, out);

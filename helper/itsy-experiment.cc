@@ -7,6 +7,7 @@
 #include "itsy-helper.h"
 #include "pfc-topology-helper.h"
 #include "rdma-helper.h"
+#include "tagger-helper.h"
 
 #include "ns3/boolean.h"
 #include "ns3/pfc-deadlock-oracle.h"
@@ -79,6 +80,7 @@ class ItsyRun
     PfcTopologyHelper m_net;                   //!< the fat tree
     RdmaHelper m_rdma;                         //!< RoCE NICs
     ItsyHelper m_itsy;                         //!< ITSY
+    TaggerHelper m_tagger;                     //!< Tagger (when on)
     Ptr<PfcDeadlockOracle> m_oracle;           //!< oracle
     std::vector<FlowPlan> m_plan;              //!< flows
     std::vector<Ptr<PfcWatchdog>> m_watchdogs; //!< watchdogs (recovery watchdog)
@@ -206,6 +208,10 @@ ItsyRun::Run()
     m_net.GetPfcHelper().SetMmuAttribute("StaticXoff", UintegerValue(40000));
     m_net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(20000));
     m_net.Build();
+    if (m_cfg.tagger)
+    {
+        m_tagger.Install(m_net, TaggerHelper::ComputeRules(m_net.GetTopology(), 1));
+    }
     m_rdma.SetNicAttribute("Dcqcn", BooleanValue(false));
     m_rdma.Install(m_net);
     if (m_cfg.scenario == "fuzz")
@@ -223,7 +229,7 @@ ItsyRun::Run()
             m_net.GetRouteHelper().PinPath(f.path, f.dst);
         }
         uint64_t bytes = f.bytes ? f.bytes : 1000 * 1000 * 1000;
-        m_rdma.AddFlow(f.src, f.dst, bytes, f.start);
+        m_rdma.AddFlow(f.src, f.dst, bytes, f.start, m_cfg.tagger ? 1 : 24);
         m_r.flows.push_back("H" + std::to_string(f.src + 1) + "->H" + std::to_string(f.dst + 1));
     }
     if (!m_cfg.pcap.empty())
@@ -409,9 +415,10 @@ ItsyRun::Finish()
     std::ostringstream os;
     os << "k=4 fat tree, 40 Gbps, link delay " << m_cfg.delay << ", scenario " << m_cfg.scenario
        << (m_cfg.scenario == "fuzz" ? " seed " + std::to_string(m_cfg.seed) : "") << ", ITSY "
-       << (m_cfg.itsy ? "on" : "off") << " (probe interval "
-       << m_cfg.probeInterval.GetMicroSeconds() << " us, recovery " << m_cfg.recovery << "), "
-       << m_plan.size() << " RoCE flows until " << m_cfg.flowsStop.GetMicroSeconds() << " us\n";
+       << (m_cfg.itsy ? "on" : "off") << ", Tagger " << (m_cfg.tagger ? "on" : "off")
+       << " (probe interval " << m_cfg.probeInterval.GetMicroSeconds() << " us, recovery "
+       << m_cfg.recovery << "), " << m_plan.size() << " RoCE flows until "
+       << m_cfg.flowsStop.GetMicroSeconds() << " us\n";
     m_r.description = os.str();
 }
 

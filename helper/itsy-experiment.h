@@ -29,8 +29,9 @@ struct ItsyExperimentConfig
 {
     /// on-loop, out-of-loop, no-loop, transient, storm, or fuzz (random, by seed)
     std::string scenario = "on-loop";
-    std::string recovery = "none";          //!< none, break or trigger (ItsyDetector::Recovery)
-    bool itsy = true;                       //!< ITSY on
+    std::string recovery = "none"; //!< none, break or trigger (ItsyDetector::Recovery)
+    bool itsy = true;              //!< ITSY on
+    bool tagger = false;           //!< Tagger on (1-bounce up-down ELP; hosts send with tag 1)
     Time probeInterval = MicroSeconds(100); //!< ItsyDetector::ProbeInterval
     std::string delay = "1us";              //!< link propagation delay
     Time flowsStop = MilliSeconds(2);       //!< the senders stop
