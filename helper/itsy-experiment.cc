@@ -67,6 +67,8 @@ class ItsyRun
     void Fuzz();
     /// Set a host link's rate. \param host host index \param rate rate
     void HostRate(uint32_t host, const std::string& rate);
+    /// Pcap, ITSY, the watchdogs, the oracle.
+    void Instrument();
     /// Sample the flows' delivered bytes.
     void Sample();
     /// A declaration: check it against the oracle now. \param d it
@@ -232,6 +234,28 @@ ItsyRun::Run()
         m_rdma.AddFlow(f.src, f.dst, bytes, f.start, m_cfg.tagger ? 1 : 24);
         m_r.flows.push_back("H" + std::to_string(f.src + 1) + "->H" + std::to_string(f.dst + 1));
     }
+    Instrument();
+    const tagger::Topology& topo = m_net.GetTopology();
+    for (uint32_t v = 0; v < topo.GetNNodes(); ++v)
+    {
+        m_r.switchNodes.push_back(m_net.GetNode(v)->GetId());
+        m_r.switchNames.push_back(topo.GetNode(v).name);
+    }
+    Simulator::Schedule(m_cfg.sample, &ItsyRun::Sample, this);
+    for (uint32_t h = 0; h < m_rdma.GetNHosts(); ++h)
+    {
+        Simulator::Schedule(m_cfg.flowsStop, &RdmaNic::StopFlows, m_rdma.GetNic(h));
+    }
+    Simulator::Stop(m_cfg.stop);
+    Simulator::Run();
+    Finish();
+    Simulator::Destroy();
+    return m_r;
+}
+
+void
+ItsyRun::Instrument()
+{
     if (!m_cfg.pcap.empty())
     {
         tagger::NodeId l1 = m_net.GetNodeId("L1");
@@ -269,22 +293,6 @@ ItsyRun::Run()
     m_oracle->SetAttribute("Interval", TimeValue(MicroSeconds(10)));
     m_oracle->AddSwitches(m_net.GetSwitches());
     m_oracle->Start(Time(0), m_cfg.stop);
-    const tagger::Topology& topo = m_net.GetTopology();
-    for (uint32_t v = 0; v < topo.GetNNodes(); ++v)
-    {
-        m_r.switchNodes.push_back(m_net.GetNode(v)->GetId());
-        m_r.switchNames.push_back(topo.GetNode(v).name);
-    }
-    Simulator::Schedule(m_cfg.sample, &ItsyRun::Sample, this);
-    for (uint32_t h = 0; h < m_rdma.GetNHosts(); ++h)
-    {
-        Simulator::Schedule(m_cfg.flowsStop, &RdmaNic::StopFlows, m_rdma.GetNic(h));
-    }
-    Simulator::Stop(m_cfg.stop);
-    Simulator::Run();
-    Finish();
-    Simulator::Destroy();
-    return m_r;
 }
 
 void

@@ -204,12 +204,10 @@ ItsyDetector::NotifyDequeue(uint32_t outPort, uint8_t outCls, uint32_t inPort, u
 // Pauses this switch sends (ITSY Sec. III-A, III-C)
 // ---------------------------------------------------------------------------
 
-void
-ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
+bool
+ItsyDetector::CausalRecords(uint32_t i, std::map<uint64_t, ItsyMessage>& carry) const
 {
-    uint32_t i = Pc(port, cls);
     bool causalPaused = false;
-    std::map<uint64_t, ItsyMessage> carry;
     for (uint32_t e = 0; e < m_nPorts * kPfcClasses; ++e)
     {
         if (m_counts[Ci(e, i)] == 0 || !m_pausedRx[e])
@@ -221,7 +219,7 @@ ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
         {
             ItsyMessage m;
             m.type = ItsyMessage::CHECKING;
-            m.cls = cls;
+            m.cls = uint8_t(i % kPfcClasses);
             m.genNode = uint32_t(kv.first >> 16);
             m.genPort = uint16_t(kv.first & 0xffff);
             m.seq = kv.second.seq;
@@ -230,6 +228,15 @@ ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
             carry[kv.first] = m;
         }
     }
+    return causalPaused;
+}
+
+void
+ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
+{
+    uint32_t i = Pc(port, cls);
+    std::map<uint64_t, ItsyMessage> carry;
+    bool causalPaused = CausalRecords(i, carry);
     Ptr<PfcNetDevice> dev = m_sw->GetPort(port);
     if (!causalPaused)
     {

@@ -250,6 +250,12 @@ class ItsyDetector : public Object
     /// \param e egress index \return delta_E: causal ingress (port, class) indices that pause
     std::vector<uint32_t> Delta(uint32_t e) const;
 
+    /**
+     * The records stored at the paused egress queues causal with ingress \p i.
+     * \param i ingress index \param carry out: the messages to pass on, by key
+     * \return whether any causal egress queue is paused
+     */
+    bool CausalRecords(uint32_t i, std::map<uint64_t, ItsyMessage>& carry) const;
     /// \param e egress index \param m a CHECKING message
     void HandleChecking(uint32_t e, const ItsyMessage& m);
     /// Lemma 1 at the initiator. \param e egress index \param m the message back

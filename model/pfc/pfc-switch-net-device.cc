@@ -116,6 +116,7 @@ PfcSwitchNetDevice::PfcSwitchNetDevice()
       m_seed(0),
       m_checksum(false),
       m_initialized(false),
+      m_observed(false),
       m_forwarded(0),
       m_ecnMarked(0)
 {
@@ -163,7 +164,8 @@ PfcSwitchNetDevice::DoInitialize()
     {
         m_watchdog->Attach(this);
     }
-    if (m_itsy || m_watchdog)
+    m_observed = m_itsy || m_watchdog;
+    if (m_observed)
     {
         for (const Ptr<PfcNetDevice>& port : m_ports)
         {
@@ -592,16 +594,19 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
                             uint8_t outQueue)
 {
     entry.frame = frame;
-    if ((m_itsy || m_watchdog) && DropForRecovery(entry, outPort, outQueue))
+    if (m_observed) // ITSY or the watchdog: the only test when both are off
     {
-        return;
-    }
-    if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
-    {
-        m_itsy->NotifyEnqueue(outPort,
-                              outQueue,
-                              entry.inPort,
-                              m_classifier->GetPauseClass(entry.inQueue));
+        if (DropForRecovery(entry, outPort, outQueue))
+        {
+            return;
+        }
+        if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
+        {
+            m_itsy->NotifyEnqueue(outPort,
+                                  outQueue,
+                                  entry.inPort,
+                                  m_classifier->GetPauseClass(entry.inQueue));
+        }
     }
     ++m_forwarded;
     m_ports[outPort]->EnqueueFromSwitch(entry, outQueue);

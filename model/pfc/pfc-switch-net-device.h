@@ -75,6 +75,14 @@ namespace ns3
  * port queues.  A port paused by PFC thus keeps its local frames queued
  * (nothing is dropped) and, once the limit is reached, holds up the
  * source's other frames of that class too, whatever their port.
+ *
+ * Two optional components watch the pipeline (both null by default; then
+ * Enqueue tests one flag and nothing else changes): the ITSY detector
+ * (attribute Itsy, ItsyDetector: it sees lossless enqueues and dequeues,
+ * starts the pauses so that they carry its messages, and receives PFC and
+ * ITSY frames) and the PFC watchdog (attribute Watchdog, PfcWatchdog).
+ * Their recoveries drop frames at Enqueue (itsy-recovery, pfc-watchdog),
+ * releasing the buffer the frame was charged to.
  */
 class PfcSwitchNetDevice : public NetDevice
 {
@@ -356,6 +364,7 @@ class PfcSwitchNetDevice : public NetDevice
     uint32_t m_seed;                                     //!< ECMP seed in effect
     bool m_checksum;                                     //!< recompute IPv4 checksums
     bool m_initialized;                                  //!< DoInitialize ran (MMU set up)
+    bool m_observed; //!< ITSY or the watchdog is on (set by DoInitialize)
 
     uint64_t m_forwarded;                          //!< frames forwarded
     uint64_t m_ecnMarked;                          //!< frames marked CE
