@@ -34,38 +34,42 @@ namespace
 
 /**
  * \ingroup tagger-tests
- * A slow host of ring R2 (1 Gbps receive drain) pauses it continually:
- * the ring deadlocks with the host as initial trigger, off the loop.
- * Break drops the initiator's loop queue (counted as itsy-recovery by the
- * switches too), and the host makes the deadlock come back; Trigger also
- * lets R2 ignore the host's PAUSE frames, and no deadlock names the host
- * again (the ring may still deadlock once more while it unwinds, from a
- * ring switch).
+ * A slow host of ring R2 (1 Gbps receive drain) pauses it continually, or
+ * switch X (its 1 Gbps host link) does: the ring deadlocks with the host
+ * (X) as initial trigger, off the loop.  Break drops the initiator's loop
+ * queue (counted as itsy-recovery by the switches too), and the trigger
+ * makes the deadlock come back; Trigger also lets R2 ignore the host's
+ * PAUSE frames (turns X's pausing ingress lossy), and no deadlock names
+ * the trigger again (the ring may still deadlock once more while it
+ * unwinds, from a ring switch).
  */
 class ItsyRecoveryTestCase : public TestCase
 {
   public:
-    /// \param trigger Trigger (else Break)
-    explicit ItsyRecoveryTestCase(bool trigger)
-        : TestCase(trigger ? "recovery Trigger: pausing host, broken, no recurrence from the host"
-                           : "recovery Break: pausing host, the deadlock recurs"),
-          m_trigger(trigger)
+    /// \param trigger Trigger (else Break) \param mode the ring (a pausing host or switch X)
+    ItsyRecoveryTestCase(bool trigger, RingMode mode)
+        : TestCase(
+              std::string(trigger ? "recovery Trigger: " : "recovery Break: ") +
+              (mode == RingMode::PAUSING_HOST ? "pausing host" : "switch X off the loop") +
+              (trigger ? ", broken, no recurrence from the trigger" : ", the deadlock recurs")),
+          m_trigger(trigger),
+          m_mode(mode)
     {
     }
 
   private:
     void DoRun() override
     {
-        ItsyOutcome o = RunRing(RingMode::PAUSING_HOST, m_trigger ? "Trigger" : "Break");
+        ItsyOutcome o = RunRing(m_mode, m_trigger ? "Trigger" : "Break");
         NS_TEST_ASSERT_MSG_GT(o.declarations.size(), 0u, "the storm deadlocks the ring");
         const auto& first = o.declarations.front();
-        NS_TEST_EXPECT_MSG_EQ(first.trigNode, o.xNode, "the pausing host is the trigger");
+        NS_TEST_EXPECT_MSG_EQ(first.trigNode, o.xNode, "the host (or X) is the trigger");
         NS_TEST_EXPECT_MSG_EQ(first.onLoop, false, "off the loop");
         NS_TEST_EXPECT_MSG_GT(o.recoveryDrops, 0u, "Break drops frames");
         NS_TEST_EXPECT_MSG_EQ(o.switchRecoveryDrops,
                               o.recoveryDrops,
                               "the switches count them as itsy-recovery");
-        // Recurrences caused by the host: declarations naming it after the first.
+        // Recurrences caused by the trigger: declarations naming it after the first.
         uint32_t byHost = 0;
         for (const auto& d : o.declarations)
         {
@@ -73,15 +77,16 @@ class ItsyRecoveryTestCase : public TestCase
         }
         if (m_trigger)
         {
-            NS_TEST_EXPECT_MSG_EQ(byHost, 1u, "the host causes no recurrence");
+            NS_TEST_EXPECT_MSG_EQ(byHost, 1u, "the trigger causes no recurrence");
         }
         else
         {
-            NS_TEST_EXPECT_MSG_GT(byHost, 1u, "the deadlock recurs, again from the host");
+            NS_TEST_EXPECT_MSG_GT(byHost, 1u, "the deadlock recurs, again from the trigger");
         }
     }
 
-    bool m_trigger; //!< Trigger (else Break)
+    bool m_trigger;  //!< Trigger (else Break)
+    RingMode m_mode; //!< the ring
 };
 
 /**
@@ -222,9 +227,9 @@ MakeWatchdogTestCase()
 }
 
 TestCase*
-MakeItsyRecoveryTestCase(bool trigger)
+MakeItsyRecoveryTestCase(bool trigger, RingMode mode)
 {
-    return new ItsyRecoveryTestCase(trigger);
+    return new ItsyRecoveryTestCase(trigger, mode);
 }
 
 TestCase*

@@ -464,8 +464,11 @@ class ItsyTestSuite : public TestSuite
         AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::KEPT), TestCase::QUICK);
         AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::NEW_SEQ), TestCase::QUICK);
         AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::SAME_SEQ), TestCase::QUICK);
-        AddTestCase(MakeItsyRecoveryTestCase(false), TestCase::QUICK);
-        AddTestCase(MakeItsyRecoveryTestCase(true), TestCase::QUICK);
+        for (RingMode mode : {RingMode::PAUSING_HOST, RingMode::OUT_OF_LOOP})
+        {
+            AddTestCase(MakeItsyRecoveryTestCase(false, mode), TestCase::QUICK);
+            AddTestCase(MakeItsyRecoveryTestCase(true, mode), TestCase::QUICK);
+        }
         AddTestCase(MakeRxBufferTestCase(false), TestCase::QUICK);
         AddTestCase(MakeRxBufferTestCase(true), TestCase::QUICK);
         AddTestCase(MakeWatchdogTestCase(), TestCase::QUICK);

@@ -74,8 +74,9 @@ ItsyOutcome RunAndCollect(PfcTopologyHelper& net,
  */
 ItsyOutcome RunRing(RingMode mode, const std::string& recovery);
 
-/// \return a TestCase of recovery (Break, Trigger) on the ring with a storming host
-TestCase* MakeItsyRecoveryTestCase(bool trigger);
+/// \return a TestCase of recovery (Break, or Trigger) on the ring \param trigger Trigger
+/// \param mode PAUSING_HOST (a host trigger) or OUT_OF_LOOP (a switch trigger)
+TestCase* MakeItsyRecoveryTestCase(bool trigger, RingMode mode);
 /// \return a TestCase of the PFC watchdog (a storming host on a line)
 TestCase* MakeWatchdogTestCase();
 /// \return a TestCase of RdmaRxBuffer: a slow receiver (storm false) or a PFC storm
