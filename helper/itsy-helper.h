@@ -29,7 +29,9 @@ namespace ns3
  * Gives every PfcSwitchNetDevice among some nodes its own ItsyDetector
  * (ITSY is off unless a switch has one) and records every declaration.
  * Install() must run before the simulation starts (the switches size the
- * detector's state when they initialise).
+ * detector's state when they initialise), and the helper must outlive the
+ * simulation: it records the declarations, and with Recovery Trigger it
+ * hands each one to the initial trigger's switch (ItsyDetector::ResolveTrigger).
  *
  * \code
  *   ItsyHelper itsy;
