@@ -21,6 +21,7 @@ cpp_examples = [
     ("pfc-bench --runs=1 --k16=false", "True", "False"),
     ("rdma-incast --senders=4", "True", "False"),
     ("rdma-workload --load=0.3 --stop-ms=2", "True", "False"),
+    ("itsy-deadlock --scenario=on-loop --out=itsy-deadlock", "True", "False"),
 ]
 
 # No Python examples.

@@ -27,8 +27,6 @@ namespace
 constexpr uint8_t kMaxPcp = 7;
 /// Largest VLAN identifier.
 constexpr uint16_t kMaxVid = 0x0FFF;
-/// Bytes of the PFC body before the padding: opcode, class-enable vector, eight times.
-constexpr uint32_t kPfcFieldsSize = 2 + 2 + 2 * kPfcClasses;
 
 /**
  * Abort when \p cls is not a priority class.
@@ -250,7 +248,8 @@ AddEthernetHeader(Ptr<Packet> packet,
 PfcHeader::PfcHeader()
     : m_opcode(kOpcode),
       m_classEnable(0),
-      m_quanta{}
+      m_quanta{},
+      m_padding{}
 {
 }
 
@@ -306,7 +305,7 @@ PfcHeader::Serialize(Buffer::Iterator start) const
     {
         i.WriteHtonU16(quanta);
     }
-    i.WriteU8(0, kBodySize - kPfcFieldsSize);
+    i.Write(m_padding.data(), kPaddingSize);
 }
 
 uint32_t
@@ -319,7 +318,7 @@ PfcHeader::Deserialize(Buffer::Iterator start)
     {
         quanta = i.ReadNtohU16();
     }
-    i.Next(kBodySize - kPfcFieldsSize);
+    i.Read(m_padding.data(), kPaddingSize);
     return i.GetDistanceFrom(start);
 }
 
@@ -362,6 +361,18 @@ uint16_t
 PfcHeader::GetOpcode() const
 {
     return m_opcode;
+}
+
+void
+PfcHeader::SetPadding(const Padding& padding)
+{
+    m_padding = padding;
+}
+
+const PfcHeader::Padding&
+PfcHeader::GetPadding() const
+{
+    return m_padding;
 }
 
 } // namespace ns3

@@ -138,6 +138,10 @@ void AddEthernetHeader(Ptr<Packet> packet,
  * body in all, so Ethernet header 14 + body 46 + FCS 4 = 64).
  *
  * A time of 0 for an enabled class resumes it (a "RESUME" frame).
+ *
+ * The padding is zero unless SetPadding() wrote something into it: 802.1Qbb
+ * receivers ignore it, so a frame whose padding carries data (an ITSY
+ * checking message, ItsyMessage) is still a valid PFC frame.
  */
 class PfcHeader : public Header
 {
@@ -146,6 +150,12 @@ class PfcHeader : public Header
     static constexpr uint16_t kOpcode = 0x0101;
     /// Size of the body, padding included (bytes).
     static constexpr uint32_t kBodySize = 46;
+    /// Bytes of the body before the padding: opcode, class-enable vector, eight times.
+    static constexpr uint32_t kFieldsSize = 2 + 2 + 2 * kPfcClasses;
+    /// Bytes of padding (reserved, ignored by 802.1Qbb receivers).
+    static constexpr uint32_t kPaddingSize = kBodySize - kFieldsSize;
+    /// The padding bytes.
+    typedef std::array<uint8_t, kPaddingSize> Padding;
 
     PfcHeader();
 
@@ -174,11 +184,15 @@ class PfcHeader : public Header
     uint16_t GetQuanta(uint8_t cls) const;  //!< \param cls class \return its time
     uint16_t GetClassEnableVector() const;  //!< \return the class-enable vector
     uint16_t GetOpcode() const;             //!< \return the opcode read or set
+    /// \param padding the bytes to send in the padding (all zero by default)
+    void SetPadding(const Padding& padding);
+    const Padding& GetPadding() const; //!< \return the padding sent or read
 
   private:
     uint16_t m_opcode;                          //!< opcode (0x0101)
     uint16_t m_classEnable;                     //!< class-enable vector
     std::array<uint16_t, kPfcClasses> m_quanta; //!< pause times, in quanta
+    Padding m_padding;                          //!< the padding
 };
 
 } // namespace ns3

@@ -174,6 +174,7 @@ PfcNetDevice::PfcNetDevice()
       m_switchPort(kPfcNoPort),
       m_peerMacKnown(false),
       m_busy(false),
+      m_pausePaddingSet(0),
       m_pfcTx(0),
       m_pfcRx(0),
       m_pauseTx(0),
@@ -189,6 +190,7 @@ PfcNetDevice::PfcNetDevice()
     m_queueBytes.fill(0);
     m_pausedUntil.fill(Time(0));
     m_pausedSince.fill(Time(0));
+    m_ignorePauseUntil.fill(Time(0));
     m_pausingPeer.fill(false);
     m_drops.fill(0);
     m_ecnRandom = CreateObject<UniformRandomVariable>();
@@ -227,6 +229,7 @@ PfcNetDevice::DoDispose()
     m_queueInterface = nullptr;
     m_switchRx = SwitchReceiveCallback();
     m_switchDequeue = SwitchDequeueCallback();
+    m_switchPfc = SwitchPfcCallback();
     m_source = TransmitSourceCallback();
     m_receiveHook = ReceiveHookCallback();
     m_ecnRandom = nullptr;
@@ -280,6 +283,12 @@ bool
 PfcNetDevice::IsSwitchPort() const
 {
     return m_switchPort != kPfcNoPort;
+}
+
+void
+PfcNetDevice::SetSwitchPfcHook(SwitchPfcCallback hook)
+{
+    m_switchPfc = hook;
 }
 
 Time
@@ -604,6 +613,10 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         }
         ++m_pfcRx;
         m_pfcRxTrace(pfc);
+        if (!m_switchPfc.IsNull())
+        {
+            m_switchPfc(m_switchPort, pfc);
+        }
         Simulator::Schedule(GetProcessingDelay(), &PfcNetDevice::ApplyPfc, this, pfc, m_linkDowns);
         return;
     }
@@ -670,6 +683,10 @@ PfcNetDevice::ApplyPfc(PfcHeader pfc, uint64_t linkDowns)
         }
         bool was = IsClassPaused(c);
         uint16_t quanta = pfc.GetQuanta(c);
+        if (quanta > 0 && now < m_ignorePauseUntil[c])
+        {
+            continue; // IgnorePauseUntil: PFC not honoured for this class now
+        }
         m_pauseExpiry[c].Cancel();
         if (quanta == 0)
         {
@@ -701,6 +718,47 @@ PfcNetDevice::PauseExpired(uint8_t cls)
     NS_LOG_FUNCTION(this << int(cls));
     m_classPauseTrace(cls, false);
     UpdateHostTxQueue(cls);
+    TryTransmit();
+}
+
+uint32_t
+PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    std::deque<PfcQueueEntry> queue;
+    queue.swap(m_queues[cls]);
+    uint32_t dropped = 0;
+    for (const PfcQueueEntry& entry : queue)
+    {
+        if (entry.pool != PfcBufferPool::LOSSLESS)
+        {
+            m_queues[cls].push_back(entry);
+            continue;
+        }
+        m_queueBytes[cls] -= entry.bytes;
+        ++dropped;
+        if (!m_switchDequeue.IsNull())
+        {
+            m_switchDequeue(m_switchPort, entry);
+        }
+        DropEntry(entry, reason);
+    }
+    TryTransmit();
+    return dropped;
+}
+
+void
+PfcNetDevice::IgnorePauseUntil(uint8_t cls, Time until)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    m_ignorePauseUntil[cls] = until;
+    m_pauseExpiry[cls].Cancel();
+    if (IsClassPaused(cls))
+    {
+        m_pausedUntil[cls] = Time(0);
+        m_classPauseTrace(cls, false);
+        UpdateHostTxQueue(cls);
+    }
     TryTransmit();
 }
 
@@ -740,8 +798,26 @@ PfcNetDevice::SendPfcFrame(const PfcHeader& pfc)
     }
     ++(anyTime ? m_pauseTx : m_resumeTx);
     m_pfcTxTrace(pfc);
+    SendControlFrame(frame);
+}
+
+void
+PfcNetDevice::SendControlFrame(Ptr<Packet> frame)
+{
+    if (!m_linkUp)
+    {
+        return;
+    }
     m_controlQueue.push_back(frame);
     TryTransmit();
+}
+
+void
+PfcNetDevice::SetPausePadding(uint8_t cls, const PfcHeader::Padding& padding)
+{
+    NS_ASSERT(cls < kPfcClasses);
+    m_pausePadding[cls] = padding;
+    m_pausePaddingSet |= uint8_t(1u << cls);
 }
 
 void
@@ -763,6 +839,11 @@ PfcNetDevice::RefreshPause(uint8_t cls)
     }
     PfcHeader pfc;
     pfc.SetClass(cls, m_pauseQuanta);
+    if (m_pausePaddingSet & (1u << cls))
+    {
+        pfc.SetPadding(m_pausePadding[cls]);
+        m_pausePaddingSet &= uint8_t(~(1u << cls));
+    }
     SendPfcFrame(pfc);
     m_refreshEvent[cls] =
         Simulator::Schedule(GetRefreshPeriod(), &PfcNetDevice::RefreshPause, this, cls);

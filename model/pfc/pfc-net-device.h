@@ -97,6 +97,8 @@ class PfcNetDevice : public NetDevice
     typedef Callback<void, uint32_t, Ptr<Packet>> SwitchReceiveCallback;
     /// Switch callback: \p entry left the queue of port \p port (release its buffer).
     typedef Callback<void, uint32_t, const PfcQueueEntry&> SwitchDequeueCallback;
+    /// Switch callback: a PFC frame (its body) arrived on port \p port.
+    typedef Callback<void, uint32_t, const PfcHeader&> SwitchPfcCallback;
     /**
      * Host transmit source (the RDMA NIC engine): asked for an IPv4 packet
      * when the link is idle and the class queues have nothing to send; the
@@ -148,6 +150,12 @@ class PfcNetDevice : public NetDevice
      */
     void SetSwitchPort(uint32_t port, SwitchReceiveCallback rx, SwitchDequeueCallback dequeue);
     bool IsSwitchPort() const; //!< \return whether a switch owns this device
+    /**
+     * Let the switch see every PFC frame this port receives, on arrival
+     * (before the processing delay); null callback: none (the default).
+     * \param hook the callback
+     */
+    void SetSwitchPfcHook(SwitchPfcCallback hook);
 
     /**
      * Queue a frame built by the switch.
@@ -202,6 +210,32 @@ class PfcNetDevice : public NetDevice
 
     /// Queue a PFC frame with this body (ahead of data).  \param pfc the body
     void SendPfcFrame(const PfcHeader& pfc);
+    /**
+     * The PAUSE frame the next StartPausing(\p cls) sends carries \p padding
+     * in its padding (refreshes and RESUME frames carry zeros).
+     * \param cls the class \param padding the bytes
+     */
+    void SetPausePadding(uint8_t cls, const PfcHeader::Padding& padding);
+    /**
+     * Queue a control frame (Ethernet header on) ahead of data, as PFC
+     * frames are: no PAUSE holds it.  Dropped silently when the link is down.
+     * \param frame the frame
+     */
+    void SendControlFrame(Ptr<Packet> frame);
+
+    /**
+     * Drop every lossless-pool frame queued in class \p cls (a deadlock
+     * recovery), releasing its switch buffer first.
+     * \param cls class \param reason the drop reason \return frames dropped
+     */
+    uint32_t DropLosslessFrames(uint8_t cls, PfcDropReason reason);
+    /**
+     * Ignore the PAUSE frames the peer sends for \p cls until \p until (the
+     * class is unpaused now): this end no longer honours PFC for it, the
+     * class is lossy toward the peer for that time.
+     * \param cls class \param until end of the hold (absolute)
+     */
+    void IgnorePauseUntil(uint8_t cls, Time until);
 
     /// \param cls class \return whether the peer paused our class \p cls now
     bool IsClassPaused(uint8_t cls) const;
@@ -331,6 +365,7 @@ class PfcNetDevice : public NetDevice
     uint32_t m_switchPort;                         //!< port index in the switch, or kPfcNoPort
     SwitchReceiveCallback m_switchRx;              //!< switch receive
     SwitchDequeueCallback m_switchDequeue;         //!< switch dequeue (buffer release)
+    SwitchPfcCallback m_switchPfc;                 //!< switch PFC hook (ITSY)
     Ptr<NetDeviceQueueInterface> m_queueInterface; //!< host transmit queues
     std::array<uint8_t, 64> m_dscpClass;           //!< DSCP -> class
     Mac48Address m_peerMac;                        //!< the peer's address (once known)
@@ -344,11 +379,14 @@ class PfcNetDevice : public NetDevice
     Ptr<Packet> m_onWire;                                        //!< that frame
 
     // PFC state
-    std::array<Time, kPfcClasses> m_pausedUntil;     //!< peer paused us until (0: not paused)
-    std::array<Time, kPfcClasses> m_pausedSince;     //!< start of the current pause
-    std::array<EventId, kPfcClasses> m_pauseExpiry;  //!< expiry events
-    std::array<bool, kPfcClasses> m_pausingPeer;     //!< we are pausing the peer's class
-    std::array<EventId, kPfcClasses> m_refreshEvent; //!< refresh events
+    std::array<Time, kPfcClasses> m_pausedUntil;      //!< peer paused us until (0: not paused)
+    std::array<Time, kPfcClasses> m_pausedSince;      //!< start of the current pause
+    std::array<EventId, kPfcClasses> m_pauseExpiry;   //!< expiry events
+    std::array<bool, kPfcClasses> m_pausingPeer;      //!< we are pausing the peer's class
+    std::array<EventId, kPfcClasses> m_refreshEvent;  //!< refresh events
+    std::array<Time, kPfcClasses> m_ignorePauseUntil; //!< PAUSE ignored until (IgnorePauseUntil)
+    std::array<PfcHeader::Padding, kPfcClasses> m_pausePadding; //!< next PAUSE's padding
+    uint8_t m_pausePaddingSet;                                  //!< bit c: m_pausePadding[c] set
 
     // Counters
     uint64_t m_pfcTx;                              //!< PFC frames sent

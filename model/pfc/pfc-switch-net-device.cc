@@ -88,6 +88,18 @@ PfcSwitchNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&PfcSwitchNetDevice::m_classifier),
                           MakePointerChecker<PfcClassifier>())
+            .AddAttribute("Itsy",
+                          "The ITSY deadlock detector of this switch (ITSY); null, the "
+                          "default, turns it off.  Set before the simulation starts.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcSwitchNetDevice::m_itsy),
+                          MakePointerChecker<ItsyDetector>())
+            .AddAttribute("Watchdog",
+                          "The PFC watchdog of this switch; null, the default, turns it off.  "
+                          "Set before the simulation starts.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcSwitchNetDevice::m_watchdog),
+                          MakePointerChecker<PfcWatchdog>())
             .AddTraceSource("Drop",
                             "A data frame was dropped in this switch or on one of its ports "
                             "(frame, ingress port or 0xffffffff, reason).",
@@ -104,6 +116,7 @@ PfcSwitchNetDevice::PfcSwitchNetDevice()
       m_seed(0),
       m_checksum(false),
       m_initialized(false),
+      m_observed(false),
       m_forwarded(0),
       m_ecnMarked(0)
 {
@@ -143,6 +156,22 @@ PfcSwitchNetDevice::DoInitialize()
                            peer->GetProcessingDelay());
     }
     m_mmu->Setup(m_ports.size());
+    if (m_itsy)
+    {
+        m_itsy->Attach(this);
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->Attach(this);
+    }
+    m_observed = m_itsy || m_watchdog;
+    if (m_observed)
+    {
+        for (const Ptr<PfcNetDevice>& port : m_ports)
+        {
+            port->SetSwitchPfcHook(MakeCallback(&PfcSwitchNetDevice::PfcReceived, this));
+        }
+    }
     m_initialized = true;
     NetDevice::DoInitialize();
 }
@@ -154,6 +183,16 @@ PfcSwitchNetDevice::DoDispose()
     m_ports.clear();
     m_mmu = nullptr;
     m_classifier = nullptr;
+    if (m_itsy)
+    {
+        m_itsy->Dispose();
+        m_itsy = nullptr;
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->Dispose();
+        m_watchdog = nullptr;
+    }
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -352,6 +391,11 @@ PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame)
     frame->RemoveHeader(eth);
     if (eth.GetEtherType() != kEtherTypeIpv4)
     {
+        if (m_itsy && eth.GetEtherType() == kEtherTypeItsy)
+        {
+            m_itsy->ReceiveSynthesized(inPort, frame);
+            return;
+        }
         frame->AddHeader(eth);
         Drop(frame, inPort, PfcDropReason::NOT_IPV4);
         return;
@@ -550,8 +594,70 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
                             uint8_t outQueue)
 {
     entry.frame = frame;
+    if (m_observed) // ITSY or the watchdog: the only test when both are off
+    {
+        if (DropForRecovery(entry, outPort, outQueue))
+        {
+            return;
+        }
+        if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
+        {
+            m_itsy->NotifyEnqueue(outPort,
+                                  outQueue,
+                                  entry.inPort,
+                                  m_classifier->GetPauseClass(entry.inQueue));
+        }
+    }
     ++m_forwarded;
     m_ports[outPort]->EnqueueFromSwitch(entry, outQueue);
+}
+
+bool
+PfcSwitchNetDevice::DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue)
+{
+    PfcDropReason reason;
+    if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS && m_itsy->IsDraining(outPort, outQueue))
+    {
+        m_itsy->NotifyRecoveryDrop(); // Break: the loop queue takes no lossless frame for a while
+        reason = PfcDropReason::ITSY_RECOVERY;
+    }
+    else if (m_watchdog && m_watchdog->IsDropping(outPort, outQueue))
+    {
+        m_watchdog->NotifyDrop();
+        reason = PfcDropReason::PFC_WATCHDOG;
+    }
+    else
+    {
+        return false;
+    }
+    if (entry.pool == PfcBufferPool::LOSSLESS &&
+        m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
+    {
+        IngressQueueTurned(entry.inPort, entry.inQueue, false);
+    }
+    else if (entry.pool == PfcBufferPool::LOSSY)
+    {
+        m_mmu->ReleaseLossy(outPort, outQueue, entry.bytes);
+    }
+    else if (entry.pool == PfcBufferPool::NONE && entry.inPort == kPfcNoPort)
+    {
+        m_localBytes[entry.inQueue] -= entry.bytes; // charged by SendLocal
+    }
+    Drop(entry.frame, entry.inPort, reason);
+    return true;
+}
+
+void
+PfcSwitchNetDevice::PfcReceived(uint32_t port, const PfcHeader& pfc)
+{
+    if (m_itsy)
+    {
+        m_itsy->ReceivePfc(port, pfc);
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->ReceivePfc(port, pfc);
+    }
 }
 
 void
@@ -569,13 +675,25 @@ PfcSwitchNetDevice::IngressQueueTurned(uint32_t port, uint8_t queue, bool off)
             return;
         }
     }
-    if (off)
+    if (off && m_itsy && m_itsy->IsIngressLossy(port, cls))
+    {
+        return; // ITSY's trigger handling: this class pauses nobody for a while
+    }
+    if (off && m_itsy)
+    {
+        m_itsy->StartPausing(port, cls); // the PAUSE carries its checking message
+    }
+    else if (off)
     {
         m_ports[port]->StartPausing(cls);
     }
     else
     {
         m_ports[port]->StopPausing(cls);
+        if (m_itsy)
+        {
+            m_itsy->NotifyStopPausing(port, cls);
+        }
     }
 }
 
@@ -585,6 +703,13 @@ PfcSwitchNetDevice::DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entr
     switch (entry.pool)
     {
     case PfcBufferPool::LOSSLESS:
+        if (m_itsy)
+        {
+            m_itsy->NotifyDequeue(outPort,
+                                  entry.outQueue,
+                                  entry.inPort,
+                                  m_classifier->GetPauseClass(entry.inQueue));
+        }
         if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
         {
             IngressQueueTurned(entry.inPort, entry.inQueue, false);
@@ -759,6 +884,18 @@ Ptr<SwitchMmu>
 PfcSwitchNetDevice::GetMmu() const
 {
     return m_mmu;
+}
+
+Ptr<ItsyDetector>
+PfcSwitchNetDevice::GetItsy() const
+{
+    return m_itsy;
+}
+
+Ptr<PfcWatchdog>
+PfcSwitchNetDevice::GetWatchdog() const
+{
+    return m_watchdog;
 }
 
 uint64_t

@@ -7,8 +7,10 @@
 #ifndef PFC_SWITCH_NET_DEVICE_H
 #define PFC_SWITCH_NET_DEVICE_H
 
+#include "itsy-detector.h"
 #include "pfc-classifier.h"
 #include "pfc-net-device.h"
+#include "pfc-watchdog.h"
 #include "switch-mmu.h"
 
 #include "ns3/ipv4-address.h"
@@ -73,6 +75,14 @@ namespace ns3
  * port queues.  A port paused by PFC thus keeps its local frames queued
  * (nothing is dropped) and, once the limit is reached, holds up the
  * source's other frames of that class too, whatever their port.
+ *
+ * Two optional components watch the pipeline (both null by default; then
+ * Enqueue tests one flag and nothing else changes): the ITSY detector
+ * (attribute Itsy, ItsyDetector: it sees lossless enqueues and dequeues,
+ * starts the pauses so that they carry its messages, and receives PFC and
+ * ITSY frames) and the PFC watchdog (attribute Watchdog, PfcWatchdog).
+ * Their recoveries drop frames at Enqueue (itsy-recovery, pfc-watchdog),
+ * releasing the buffer the frame was charged to.
  */
 class PfcSwitchNetDevice : public NetDevice
 {
@@ -161,6 +171,8 @@ class PfcSwitchNetDevice : public NetDevice
     void SetClassifier(Ptr<PfcClassifier> classifier);
     Ptr<PfcClassifier> GetClassifier() const; //!< \return the priority policy
     Ptr<SwitchMmu> GetMmu() const;            //!< \return the MMU
+    Ptr<ItsyDetector> GetItsy() const;        //!< \return the ITSY detector (null: off)
+    Ptr<PfcWatchdog> GetWatchdog() const;     //!< \return the PFC watchdog (null: off)
 
     /// \param reason reason \return data frames dropped by this switch (its ports included)
     uint64_t GetDropCount(PfcDropReason reason) const;
@@ -297,6 +309,15 @@ class PfcSwitchNetDevice : public NetDevice
      * \param port ingress port \param queue ingress queue \param off turned OFF (else ON)
      */
     void IngressQueueTurned(uint32_t port, uint8_t queue, bool off);
+    /// A PFC frame arrived on \p port (ITSY, watchdog). \param port port \param pfc body
+    void PfcReceived(uint32_t port, const PfcHeader& pfc);
+    /**
+     * A recovery (ITSY's Break, the PFC watchdog's Drop) takes no frame for
+     * this queue now: release \p entry's buffer and drop it.
+     * \param entry the frame \param outPort egress port \param outQueue egress queue
+     * \return whether it was dropped
+     */
+    bool DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue);
     /// Drop a packet whose IPv4 header was removed. \param packet payload \param ip header
     /// \param inPort port \param reason why
     void DropPacket(Ptr<Packet> packet,
@@ -329,6 +350,8 @@ class PfcSwitchNetDevice : public NetDevice
     std::vector<Ptr<PfcNetDevice>> m_ports;              //!< ports
     Ptr<SwitchMmu> m_mmu;                                //!< MMU
     Ptr<PfcClassifier> m_classifier;                     //!< priority policy
+    Ptr<ItsyDetector> m_itsy;                            //!< Itsy (null: off)
+    Ptr<PfcWatchdog> m_watchdog;                         //!< Watchdog (null: off)
     std::unordered_map<uint32_t, Route> m_hostRoutes;    //!< /32 routes by destination
     std::vector<Route> m_routes;                         //!< shorter prefixes, longest mask first
     std::vector<uint32_t> m_localAddresses;              //!< local delivery
@@ -341,6 +364,7 @@ class PfcSwitchNetDevice : public NetDevice
     uint32_t m_seed;                                     //!< ECMP seed in effect
     bool m_checksum;                                     //!< recompute IPv4 checksums
     bool m_initialized;                                  //!< DoInitialize ran (MMU set up)
+    bool m_observed; //!< ITSY or the watchdog is on (set by DoInitialize)
 
     uint64_t m_forwarded;                          //!< frames forwarded
     uint64_t m_ecnMarked;                          //!< frames marked CE

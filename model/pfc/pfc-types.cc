@@ -26,6 +26,12 @@ PfcDropReasonName(PfcDropReason reason)
         return "not-ipv4";
     case PfcDropReason::DEVICE_QUEUE_FULL:
         return "device-queue-full";
+    case PfcDropReason::ITSY_RECOVERY:
+        return "itsy-recovery";
+    case PfcDropReason::PFC_WATCHDOG:
+        return "pfc-watchdog";
+    case PfcDropReason::RX_BUFFER_OVERFLOW:
+        return "rx-buffer-overflow";
     case PfcDropReason::COUNT:
         break;
     }

@@ -36,6 +36,9 @@ enum class PfcDropReason : uint8_t
     NO_ROUTE,              //!< no FIB entry (or an empty ECMP set) for the destination
     NOT_IPV4,              //!< a switch received a frame that is neither IPv4 nor PFC
     DEVICE_QUEUE_FULL,     //!< a host device queue was full (no traffic control above it)
+    ITSY_RECOVERY,         //!< flushed from a deadlocked queue by ITSY's recovery (break)
+    PFC_WATCHDOG,          //!< flushed or dropped by the PFC watchdog (a queue paused too long)
+    RX_BUFFER_OVERFLOW,    //!< a host NIC's receive buffer was full (RdmaRxBuffer)
     COUNT                  //!< number of reasons (not a reason)
 };
 

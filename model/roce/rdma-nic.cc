@@ -276,6 +276,11 @@ RdmaNic::DoDispose()
         m_relay->SetTransmitSource(PfcNetDevice::TransmitSourceCallback());
         m_relay->SetReceiveHook(PfcNetDevice::ReceiveHookCallback());
     }
+    if (m_rxBuffer)
+    {
+        m_rxBuffer->Dispose();
+        m_rxBuffer = nullptr;
+    }
     m_device = nullptr;
     m_relay = nullptr;
     m_control.clear();
@@ -298,6 +303,27 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
     m_lineRate = double(device->GetDataRate().GetBitRate());
     device->SetTransmitSource(MakeCallback(&RdmaNic::PullPacket, this));
     device->SetReceiveHook(MakeCallback(&RdmaNic::ReceivePacket, this));
+    if (m_rxBuffer)
+    {
+        m_rxBuffer->Attach(device, MakeCallback(&RdmaNic::ReceivePacket, this));
+    }
+}
+
+void
+RdmaNic::SetRxBuffer(Ptr<RdmaRxBuffer> buffer)
+{
+    NS_ABORT_MSG_IF(m_relay, "RdmaNic::SetRxBuffer: host devices only, not relay servers");
+    m_rxBuffer = buffer;
+    if (m_device)
+    {
+        buffer->Attach(m_device, MakeCallback(&RdmaNic::ReceivePacket, this));
+    }
+}
+
+Ptr<RdmaRxBuffer>
+RdmaNic::GetRxBuffer() const
+{
+    return m_rxBuffer;
 }
 
 void

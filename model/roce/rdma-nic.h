@@ -15,6 +15,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-rx-buffer.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -152,6 +153,13 @@ class RdmaNic : public Object
      * stay unfinished in the records.  Used by the drain test of the TTL scheme.
      */
     void StopFlows();
+    /**
+     * Put \p buffer between the host device and this NIC engine (a receive
+     * buffer with PFC of its own; before or after Attach, host devices only).
+     * \param buffer the buffer
+     */
+    void SetRxBuffer(Ptr<RdmaRxBuffer> buffer);
+    Ptr<RdmaRxBuffer> GetRxBuffer() const; //!< \return the receive buffer (null: none)
 
     /// \return records of every flow this NIC sent (finished or not)
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
@@ -258,6 +266,7 @@ class RdmaNic : public Object
     DataRate m_minRate;     //!< MinRate
 
     Ptr<PfcNetDevice> m_device;                   //!< the device (host)
+    Ptr<RdmaRxBuffer> m_rxBuffer;                 //!< receive buffer (null: none)
     Ptr<PfcSwitchNetDevice> m_relay;              //!< or the relay server's forwarding engine
     Ipv4Address m_local;                          //!< this host
     double m_lineRate;                            //!< device rate, bit/s

@@ -1,0 +1,123 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "itsy-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/node.h"
+#include "ns3/pfc-switch-net-device.h"
+#include "ns3/pointer.h"
+
+namespace ns3
+{
+
+ItsyHelper::ItsyHelper()
+{
+    m_factory.SetTypeId(ItsyDetector::GetTypeId());
+}
+
+void
+ItsyHelper::SetDetectorAttribute(std::string name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+std::vector<Ptr<ItsyDetector>>
+ItsyHelper::Install(const NodeContainer& nodes)
+{
+    std::vector<Ptr<ItsyDetector>> made;
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        for (uint32_t i = 0; i < (*it)->GetNDevices(); ++i)
+        {
+            Ptr<PfcSwitchNetDevice> sw = DynamicCast<PfcSwitchNetDevice>((*it)->GetDevice(i));
+            if (!sw)
+            {
+                continue;
+            }
+            NS_ABORT_MSG_IF(sw->GetItsy(),
+                            "ItsyHelper::Install: node " << (*it)->GetId()
+                                                         << " has a detector already");
+            Ptr<ItsyDetector> d = m_factory.Create<ItsyDetector>();
+            sw->SetAttribute("Itsy", PointerValue(d));
+            d->TraceConnectWithoutContext("Declaration", MakeCallback(&ItsyHelper::Record, this));
+            made.push_back(d);
+            m_detectors.push_back(d);
+        }
+    }
+    return made;
+}
+
+void
+ItsyHelper::Record(const ItsyDetector::Declaration& d)
+{
+    m_declarations.push_back(d);
+    if (!d.resolveTrigger)
+    {
+        return;
+    }
+    // The declaration reaches the initial trigger's switch (or the switch
+    // facing a host trigger) at once: the paper leaves how open.
+    for (const Ptr<ItsyDetector>& det : m_detectors)
+    {
+        if (det->ResolveTrigger(d.trigNode, d.trigPort, d.trigCls))
+        {
+            return;
+        }
+    }
+}
+
+const std::vector<ItsyDetector::Declaration>&
+ItsyHelper::GetDeclarations() const
+{
+    return m_declarations;
+}
+
+const std::vector<Ptr<ItsyDetector>>&
+ItsyHelper::GetDetectors() const
+{
+    return m_detectors;
+}
+
+uint64_t
+ItsyHelper::GetPiggybacked() const
+{
+    uint64_t n = 0;
+    for (const auto& d : m_detectors)
+    {
+        n += d->GetPiggybacked();
+    }
+    return n;
+}
+
+uint64_t
+ItsyHelper::GetSynthesized() const
+{
+    uint64_t n = 0;
+    for (const auto& d : m_detectors)
+    {
+        n += d->GetSynthesized();
+    }
+    return n;
+}
+
+void
+ItsyHelper::PrintDeclarations(std::ostream& os) const
+{
+    for (const ItsyDetector::Declaration& d : m_declarations)
+    {
+        os << "itsy: deadlock declared at " << d.time.As(Time::US) << " (loop detected "
+           << d.detected.As(Time::US) << ") by node " << d.genNode << " port " << d.genPort
+           << " class " << int(d.genCls) << (d.middle ? " (middle switch)" : "")
+           << ", initial trigger node " << d.trigNode << " port " << d.trigPort
+           << (d.onLoop ? " on" : " out of") << " the loop:";
+        for (const ItsyDetector::Hop& h : d.loop)
+        {
+            os << " (node " << h.node << " port " << h.port << " class " << int(h.cls) << ")";
+        }
+        os << "\n";
+    }
+}
+
+} // namespace ns3
