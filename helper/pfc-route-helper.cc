@@ -9,8 +9,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/tagger-reroute.h"
 
-#include <algorithm>
 #include <deque>
 
 namespace ns3
@@ -135,34 +135,28 @@ PfcRouteHelper::LinkEnds(const std::string& a, const std::string& b) const
 }
 
 void
-PfcRouteHelper::LocalReroute(tagger::NodeId v, uint32_t port)
+PfcRouteHelper::LocalReroute(tagger::NodeId v, tagger::PortNo failed)
 {
     const tagger::Topology& topo = m_net.GetTopology();
     Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
-    std::vector<uint32_t> candidates; // other ports, up, to a forwarder
-    for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+    uint32_t port = m_net.GetSwitchPort(v, failed);
+    std::vector<uint32_t> candidates; // the shared rule, in switch port numbers
+    for (tagger::PortNo p : tagger::RerouteCandidates(
+             topo,
+             [this, v](tagger::PortNo q) { return IsUp(v, q); },
+             v,
+             failed))
     {
-        tagger::NodeId peer = topo.GetPeer(v, p).node;
-        if (IsUp(v, p) && m_net.GetSwitchPort(v, p) != port && peer != tagger::kNone &&
-            m_net.GetSwitch(peer))
-        {
-            candidates.push_back(m_net.GetSwitchPort(v, p));
-        }
+        candidates.push_back(m_net.GetSwitchPort(v, p));
     }
+    auto pick = [this](uint32_t n) { return m_reroute->GetInteger(0, n - 1); };
     for (uint32_t h = 0; h < m_net.GetNHosts(); ++h)
     {
         std::vector<uint32_t> ports = sw->Lookup(m_net.GetHostAddress(h));
-        auto it = std::find(ports.begin(), ports.end(), port);
-        if (it == ports.end())
+        if (tagger::ApplyLocalReroute(ports, port, candidates, pick))
         {
-            continue;
+            sw->SetRoute(m_net.GetHostAddress(h), Ipv4Mask::GetOnes(), ports);
         }
-        ports.erase(it);
-        if (ports.empty() && !candidates.empty())
-        {
-            ports.push_back(candidates[m_reroute->GetInteger(0, candidates.size() - 1)]);
-        }
-        sw->SetRoute(m_net.GetHostAddress(h), Ipv4Mask::GetOnes(), ports);
     }
 }
 
@@ -176,7 +170,7 @@ PfcRouteHelper::FailLink(const std::string& a, const std::string& b)
     {
         if (m_net.GetSwitch(e.node))
         {
-            LocalReroute(e.node, m_net.GetSwitchPort(e.node, e.port));
+            LocalReroute(e.node, e.port);
         }
     }
 }

@@ -45,7 +45,9 @@ class PfcTopologyHelper;
  * Local reroute (FailLink): a set that loses the failed port keeps the rest;
  * a set left empty gets one random port, on a link that is up, to a
  * forwarder (not necessarily closer to the host: that is how bounced paths
- * appear, Tagger (ToN), Section VIII-D).  The choice comes from one
+ * appear, Tagger (ToN), Section VIII-D).  The rule is
+ * tagger::RerouteCandidates and tagger::ApplyLocalReroute (tagger-reroute.h),
+ * the one the flow-level bounce model uses too.  The choice comes from one
  * UniformRandomVariable (AssignStreams); when no such port is left the set
  * stays empty and the switch drops the host's packets (no route).
  *
@@ -148,8 +150,12 @@ class PfcRouteHelper
                            const std::vector<uint32_t>& dist) const;
     /// Route host \p dstHost along \p switches. \param switches names \param dstHost host index
     void SetPath(const std::vector<std::string>& switches, uint32_t dstHost);
-    /// Reroute around switch port \p port of forwarder \p v. \param v node \param port port index
-    void LocalReroute(tagger::NodeId v, uint32_t port);
+    /**
+     * Reroute around the failed port \p failed of forwarder \p v with the
+     * shared rule (tagger::RerouteCandidates, tagger::ApplyLocalReroute).
+     * \param v node \param failed its port (topology numbering)
+     */
+    void LocalReroute(tagger::NodeId v, tagger::PortNo failed);
     /// \param a name \param b name \return the (node, port) ends of their link, \p a's first
     std::pair<tagger::PortRef, tagger::PortRef> LinkEnds(const std::string& a,
                                                          const std::string& b) const;
