@@ -95,6 +95,7 @@ def build(bld):
 
     module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
     module.source = [
+        'helper/pfc-bounce-tracker.cc',
         'helper/pfc-helper.cc',
         'helper/pfc-route-helper.cc',
         'helper/pfc-stats-helper.cc',
@@ -146,6 +147,7 @@ def build(bld):
         'test/pfc/tagger-egress-tag-test.cc',
         'test/pfc/tagger-helper-rules-file-test.cc',
         'test/pfc/ttl-classifier-test-suite.cc',
+        'test/lossy/tagger-lossy-test-suite.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',
         'test/roce/rdma-workload-test-suite.cc',
@@ -162,6 +164,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'tagger'
     headers.source = [
+        'helper/pfc-bounce-tracker.h',
         'helper/pfc-helper.h',
         'helper/pfc-route-helper.h',
         'helper/pfc-stats-helper.h',

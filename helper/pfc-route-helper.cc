@@ -160,6 +160,54 @@ PfcRouteHelper::LocalReroute(tagger::NodeId v, tagger::PortNo failed)
     }
 }
 
+tagger::TableRoutes
+PfcRouteHelper::ExportRoutes() const
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    std::vector<tagger::NodeId> hosts = topo.GetHosts();
+    tagger::TableRoutes routes;
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
+        if (!sw)
+        {
+            continue;
+        }
+        std::vector<tagger::PortNo> topoPort(sw->GetNPorts(), tagger::kNone);
+        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+        {
+            uint32_t sp = m_net.GetDevice(v, p) ? m_net.GetSwitchPort(v, p) : tagger::kNone;
+            if (sp < topoPort.size())
+            {
+                topoPort[sp] = p;
+            }
+        }
+        for (uint32_t h = 0; h < hosts.size(); ++h)
+        {
+            std::vector<tagger::PortNo> set;
+            for (uint32_t sp : sw->Lookup(m_net.GetHostAddress(h)))
+            {
+                set.push_back(topoPort[sp]);
+            }
+            routes.SetEcmpSet(v, hosts[h], set);
+        }
+    }
+    return routes;
+}
+
+tagger::FlowChooser
+PfcRouteHelper::GetFlowChooser(Ipv4Address src,
+                               Ipv4Address dst,
+                               uint8_t proto,
+                               uint16_t sport,
+                               uint16_t dport) const
+{
+    const PfcTopologyHelper* net = &m_net;
+    return [net, src, dst, proto, sport, dport](tagger::NodeId sw, uint32_t n) {
+        return net->GetSwitch(sw)->EcmpIndex(src, dst, proto, sport, dport, n);
+    };
+}
+
 void
 PfcRouteHelper::FailLink(const std::string& a, const std::string& b)
 {

@@ -7,9 +7,11 @@
 #ifndef PFC_ROUTE_HELPER_H
 #define PFC_ROUTE_HELPER_H
 
+#include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/tagger-bounce-model.h"
 #include "ns3/tagger-topology.h"
 
 #include <string>
@@ -118,6 +120,26 @@ class PfcRouteHelper
      * \param at when \param sw switch name \param dstHost host index \param next neighbour name
      */
     void ScheduleRoute(Time at, const std::string& sw, uint32_t dstHost, const std::string& next);
+
+    /**
+     * The forwarders' current ECMP sets for every host, in topology port
+     * numbers: the data plane's routes as the rule library sees them (walk
+     * flows over them with tagger::WalkFlow).
+     * \return the sets, keyed by (forwarder node id, host node id)
+     */
+    tagger::TableRoutes ExportRoutes() const;
+    /**
+     * The ECMP choices the forwarders make for one 5-tuple
+     * (PfcSwitchNetDevice::EcmpIndex), as a tagger::FlowChooser for
+     * tagger::WalkFlow.  It refers to this network's switches.
+     * \param src source \param dst destination \param proto IP protocol
+     * \param sport source port \param dport destination port \return the chooser
+     */
+    tagger::FlowChooser GetFlowChooser(Ipv4Address src,
+                                       Ipv4Address dst,
+                                       uint8_t proto,
+                                       uint16_t sport,
+                                       uint16_t dport) const;
 
     /**
      * Fix the random stream of the local reroute choices.
