@@ -9,8 +9,8 @@
  * (Tagger (ToN), Sec. VIII-D) at packet level.  The bounces that RoCE flows
  * take in a simulated failed fat tree (PfcBounceTracker) equal those of the
  * flow-level model walked over the same routes (tagger::WalkFlow over
- * PfcRouteHelper::ExportRoutes); more cases are added from
- * tagger-loss-test.cc.
+ * PfcRouteHelper::ExportRoutes); and a scaled-down cell of Table VI
+ * (TaggerLossExperiment on FatTree(4)).
  */
 
 #include "ns3/core-module.h"
@@ -18,8 +18,10 @@
 #include "ns3/pfc-bounce-tracker.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-workload.h"
 #include "ns3/roce-header.h"
 #include "ns3/tagger-bounce-model.h"
+#include "ns3/tagger-loss-experiment.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/test.h"
 
@@ -138,6 +140,57 @@ class BounceAgreementTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * A scaled-down Table VI cell: FatTree(4), 20 % failures, 6-to-1 web-search
+ * traffic, a 100 KB lossy pool so that the baseline overflows in a short
+ * run.  RoCE without PFC loses packets, and the loss rate it reports is the
+ * lossy drops over the data packets counted independently on the switches'
+ * Drop and Forward traces; Tagger with 2 lossless queues drops nothing
+ * lossless and does not deadlock; in both, the measured bounces per flow
+ * equal the model's.
+ */
+class LossCellTestCase : public TestCase
+{
+  public:
+    LossCellTestCase()
+        : TestCase("Table VI cell on FatTree(4): baseline loses, Tagger 2 queues lossless")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TaggerLossConfig cfg;
+        cfg.k = 4;
+        cfg.senders = 6;
+        cfg.packets = 30000;
+        cfg.lossyPool = 100000;
+        cfg.cdf = FindTaggerDataFile("websearch.cdf");
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        cfg.mode = TaggerLossMode::ROCE;
+        TaggerLossResult roce = TaggerLossExperiment::Run(cfg);
+        NS_TEST_EXPECT_MSG_GT(roce.lossyDrops, 0u, "the baseline loses packets");
+        NS_TEST_EXPECT_MSG_EQ(roce.lossyDrops, roce.traceLossyDrops, "drops: counters = traces");
+        NS_TEST_EXPECT_MSG_EQ(roce.dataPackets, roce.traceDataPackets, "packets: NICs = traces");
+        NS_TEST_EXPECT_MSG_EQ_TOL(roce.GetLossRate(),
+                                  double(roce.traceLossyDrops) / roce.traceDataPackets,
+                                  1e-12,
+                                  "loss rate from the traces");
+        NS_TEST_EXPECT_MSG_EQ(roce.bounceMismatches, 0u, "bounces: data plane = model");
+        RngSeedManager::SetRun(1);
+        cfg.mode = TaggerLossMode::TAGGER2;
+        TaggerLossResult tagger = TaggerLossExperiment::Run(cfg);
+        NS_TEST_EXPECT_MSG_EQ(tagger.losslessDrops, 0u, "no lossless drop");
+        NS_TEST_EXPECT_MSG_EQ(tagger.deadlock, false, "no deadlock");
+        NS_TEST_EXPECT_MSG_EQ(tagger.otherDrops, 0u, "no drop for another reason");
+        NS_TEST_EXPECT_MSG_EQ(tagger.completed, tagger.flows, "every flow completes");
+        NS_TEST_EXPECT_MSG_EQ(tagger.bounceMismatches, 0u, "bounces: data plane = model");
+        NS_TEST_EXPECT_MSG_EQ(tagger.flows, roce.flows, "same flows in both runs");
+    }
+};
+
 } // namespace
 
 /**
@@ -151,6 +204,7 @@ class TaggerLossyTestSuite : public TestSuite
         : TestSuite("tagger-lossy", UNIT)
     {
         AddTestCase(new BounceAgreementTestCase, TestCase::QUICK);
+        AddTestCase(new LossCellTestCase, TestCase::QUICK);
     }
 };
 
