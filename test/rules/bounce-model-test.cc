@@ -10,6 +10,7 @@
  * uplinks.
  */
 
+#include "tagger-bounce-grid.h"
 #include "tagger-bounce-model.h"
 #include "tagger-reroute.h"
 #include "tagger-topology-generators.h"
@@ -260,6 +261,32 @@ TEST_F(BounceModelTest, ConfidenceInterval)
     MeanCi three = MeanCi95({1.0, 2.0, 3.0});
     EXPECT_DOUBLE_EQ(three.mean, 2.0);
     EXPECT_NEAR(three.half, 4.303 / std::sqrt(3.0), 1e-9);
+}
+
+TEST(BounceGridTest, PointsResultLinesAndErrors)
+{
+    BounceGridConfig cfg;
+    cfg.ks = {4};
+    cfg.rates = {0.0, 0.3};
+    cfg.flows = 1001;
+    cfg.seeds = 4;
+    uint32_t calls = 0;
+    std::vector<BouncePoint> p = RunBounceGrid(cfg, [&calls](const BouncePoint&) { ++calls; });
+    ASSERT_EQ(p.size(), 2u);
+    EXPECT_EQ(calls, 2u);
+    EXPECT_EQ(p[0].flows, 1001u); // 251 + 250 + 250 + 250
+    EXPECT_EQ(FormatBounceResult(p[0]),
+              "RESULT k=4 failure_rate=0 flows=1001 once=0.0000 twice=0.0000 more=0.0000 "
+              "unreachable=0.0000 looped=0.0000");
+    double all = p[1].once.mean + p[1].twice.mean + p[1].more.mean + p[1].looped.mean +
+                 p[1].unreachable.mean;
+    EXPECT_GT(all, 0.0) << "30 % failures disturb some flows";
+    EXPECT_LE(all, 100.0);
+    cfg.ks = {5};
+    EXPECT_THROW(RunBounceGrid(cfg, nullptr), TaggerError);
+    cfg.ks = {4};
+    cfg.flows = 3;
+    EXPECT_THROW(RunBounceGrid(cfg, nullptr), TaggerError) << "fewer flows than seeds";
 }
 
 } // namespace
