@@ -160,11 +160,11 @@ def write_csv(path, results):
                     w.writerow([workload, mode, n, paper] + [r.get(k, "") for k in keys])
 
 
-def write_plot(path, csv_path):
+def write_plot(path, csv_path, workloads):
     png = os.path.splitext(path)[0] + ".png"
     with open(path, "w") as f:
         f.write("""# Tagger (ToN) Table VI: loss rate per scenario (zeros at their bound 3/N)
-set terminal png size 1500,550
+set terminal png size %d,550
 set output '%s'
 set datafile separator ','
 set logscale y
@@ -174,9 +174,9 @@ set ylabel 'loss rate'
 set key bottom right font ',8'
 set xrange [4:28]
 set xtics (8, 16, 24)
-set multiplot layout 1,2
-""" % png)
-        for workload in WORKLOADS:
+set multiplot layout 1,%d
+""" % (750 * len(workloads), png, len(workloads)))
+        for workload in workloads:
             f.write("set title '%s'\nplot " % workload)
             parts = []
             for i, (mode, label) in enumerate(MODES):
@@ -241,7 +241,7 @@ def main():
     wall = sum(float(r["wall_s"] or 0) for r in results.values())
     write_rst(opt.rst, opt.title, results, opt.packets, opt.extra, wall)
     write_csv(opt.csv, results)
-    write_plot(opt.plot, opt.csv)
+    write_plot(opt.plot, opt.csv, opt.workloads.split(","))
     print("run-table-vi: wrote %s, %s, %s (%d of %d cells)"
           % (opt.rst, opt.csv, opt.plot, len(results), len(cells)))
     return 1 if errors else 0
