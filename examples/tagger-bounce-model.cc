@@ -9,10 +9,11 @@
  * paths.  For each (k, f), --flows flows split over --seeds failure draws;
  * prints the percentage of flows bounced once, twice and more than twice
  * (95 % confidence intervals over the seeds), and those that looped (TTL)
- * or found no route.  Writes --csv and the three-panel gnuplot script
- * --plot, and ends with one line per (k, f):
+ * or found no route (apart in the table and CSV; together, as never
+ * delivered, in unreachable).  Writes --csv and the three-panel gnuplot
+ * script --plot, and ends with one line per (k, f):
  *   RESULT k=<k> failure_rate=<f> flows=<n> once=<%> twice=<%> more=<%>
- *          unreachable=<%> looped=<%>
+ *          unreachable=<%>
  */
 
 #include "ns3/tagger-bounce-grid.h"
@@ -96,7 +97,7 @@ main(int argc, char* argv[])
               << " flows per point over " << cfg.seeds << " seeds (base seed " << cfg.seed
               << "); local reroute with the data plane's rule\n"
               << "   k   fail%   once% (95% CI)        twice% (95% CI)      more% (95% CI)"
-                 "       looped%   unreach%\n";
+                 "       looped%  noroute%\n";
     auto show = [](const tagger::BouncePoint& p) {
         std::cerr << "tagger-bounce-model: k=" << p.k << " f=" << p.rate << " done\n";
         std::printf("%4u %7.1f %8.4f +- %-8.4f %8.4f +- %-8.4f %8.4f +- %-8.4f %9.4f %9.4f\n",
@@ -109,7 +110,7 @@ main(int argc, char* argv[])
                     p.more.mean,
                     p.more.half,
                     p.looped.mean,
-                    p.unreachable.mean);
+                    p.noRoute.mean);
         std::fflush(stdout);
     };
     std::vector<tagger::BouncePoint> points = tagger::RunBounceGrid(cfg, show);

@@ -98,7 +98,7 @@ RunBounceGrid(const BounceGridConfig& cfg, const std::function<void(const Bounce
             p.twice = MeanCi95(pct[1]);
             p.more = MeanCi95(pct[2]);
             p.looped = MeanCi95(pct[3]);
-            p.unreachable = MeanCi95(pct[4]);
+            p.noRoute = MeanCi95(pct[4]);
             points.push_back(p);
             if (progress)
             {
@@ -115,8 +115,7 @@ FormatBounceResult(const BouncePoint& p)
     std::ostringstream os;
     os << "RESULT k=" << p.k << " failure_rate=" << p.rate << " flows=" << p.flows
        << " once=" << Pct(p.once.mean) << " twice=" << Pct(p.twice.mean)
-       << " more=" << Pct(p.more.mean) << " unreachable=" << Pct(p.unreachable.mean)
-       << " looped=" << Pct(p.looped.mean);
+       << " more=" << Pct(p.more.mean) << " unreachable=" << Pct(p.looped.mean + p.noRoute.mean);
     return os.str();
 }
 
@@ -124,11 +123,11 @@ void
 WriteBounceCsv(std::ostream& os, const std::vector<BouncePoint>& points)
 {
     os << "k,failure_rate,flows,seeds,once,once_ci,twice,twice_ci,more,more_ci,looped,"
-          "looped_ci,unreachable,unreachable_ci\n";
+          "looped_ci,no_route,no_route_ci\n";
     for (const BouncePoint& p : points)
     {
         os << p.k << ',' << p.rate << ',' << p.flows << ',' << p.seeds;
-        for (const MeanCi* m : {&p.once, &p.twice, &p.more, &p.looped, &p.unreachable})
+        for (const MeanCi* m : {&p.once, &p.twice, &p.more, &p.looped, &p.noRoute})
         {
             os << ',' << Pct(m->mean) << ',' << Pct(m->half);
         }

@@ -42,15 +42,15 @@ struct BounceGridConfig
 /// The results of one (k, rate) point, percentages of all its flows.
 struct BouncePoint
 {
-    uint32_t k{0};      //!< fat-tree port count
-    double rate{0};     //!< link failure rate
-    uint64_t flows{0};  //!< flows walked over all seeds
-    uint32_t seeds{0};  //!< failure draws
-    MeanCi once;        //!< delivered after one bounce (%)
-    MeanCi twice;       //!< delivered after two bounces (%)
-    MeanCi more;        //!< delivered after more than two bounces (%)
-    MeanCi looped;      //!< looped or ran out of TTL (%)
-    MeanCi unreachable; //!< met a switch without route (%)
+    uint32_t k{0};     //!< fat-tree port count
+    double rate{0};    //!< link failure rate
+    uint64_t flows{0}; //!< flows walked over all seeds
+    uint32_t seeds{0}; //!< failure draws
+    MeanCi once;       //!< delivered after one bounce (%)
+    MeanCi twice;      //!< delivered after two bounces (%)
+    MeanCi more;       //!< delivered after more than two bounces (%)
+    MeanCi looped;     //!< looped or ran out of TTL (%)
+    MeanCi noRoute;    //!< met a switch without route (%)
 };
 
 /**
@@ -71,7 +71,7 @@ std::vector<BouncePoint> RunBounceGrid(const BounceGridConfig& cfg,
 uint64_t BounceRunSeed(uint64_t seed, uint32_t k, double rate, uint32_t s);
 
 /// \param p a point \return "RESULT k=.. failure_rate=.. flows=.. once=.. twice=.. more=..
-/// unreachable=.. looped=.." (percentages)
+/// unreachable=.." (percentages; unreachable: never delivered, looped or no route)
 std::string FormatBounceResult(const BouncePoint& p);
 
 /// Write the points as CSV (header line, then one row per point).

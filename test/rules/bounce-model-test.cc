@@ -277,9 +277,9 @@ TEST(BounceGridTest, PointsResultLinesAndErrors)
     EXPECT_EQ(p[0].flows, 1001u); // 251 + 250 + 250 + 250
     EXPECT_EQ(FormatBounceResult(p[0]),
               "RESULT k=4 failure_rate=0 flows=1001 once=0.0000 twice=0.0000 more=0.0000 "
-              "unreachable=0.0000 looped=0.0000");
-    double all = p[1].once.mean + p[1].twice.mean + p[1].more.mean + p[1].looped.mean +
-                 p[1].unreachable.mean;
+              "unreachable=0.0000");
+    double all =
+        p[1].once.mean + p[1].twice.mean + p[1].more.mean + p[1].looped.mean + p[1].noRoute.mean;
     EXPECT_GT(all, 0.0) << "30 % failures disturb some flows";
     EXPECT_LE(all, 100.0);
     cfg.ks = {5};
