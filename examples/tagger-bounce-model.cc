@@ -70,6 +70,10 @@ main(int argc, char* argv[])
     cmd.AddInteger("seeds", "failure draws per (k, rate) (for the 95 % CI)", cfg.seeds, 1, 1000);
     cmd.AddInteger("seed", "base seed of failures, reroutes and flows", cfg.seed, 0, INT64_MAX);
     cmd.AddInteger("threads", "worker threads (results do not depend on them)", cfg.threads, 1, 64);
+    cmd.AddBool("redraw",
+                "sensitivity variant: a switch visited again draws its reroute and ECMP "
+                "choices anew (not the data plane's behaviour)",
+                cfg.redraw);
     cmd.AddString("csv", "CSV output file", csv);
     cmd.AddString("plot",
                   "gnuplot script output (draws the PNG of the same name from --csv)",
@@ -95,7 +99,8 @@ main(int argc, char* argv[])
 
     std::cout << "FatTree(k), k=" << ks << "; link failure rates " << rates << "; " << cfg.flows
               << " flows per point over " << cfg.seeds << " seeds (base seed " << cfg.seed
-              << "); local reroute with the data plane's rule\n"
+              << "); local reroute with the data plane's rule"
+              << (cfg.redraw ? ", choices drawn anew at each visit (--redraw)" : "") << "\n"
               << "   k   fail%   once% (95% CI)        twice% (95% CI)      more% (95% CI)"
                  "       looped%  noroute%\n";
     auto show = [](const tagger::BouncePoint& p) {

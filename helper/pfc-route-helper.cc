@@ -203,7 +203,7 @@ PfcRouteHelper::GetFlowChooser(Ipv4Address src,
                                uint16_t dport) const
 {
     const PfcTopologyHelper* net = &m_net;
-    return [net, src, dst, proto, sport, dport](tagger::NodeId sw, uint32_t n) {
+    return [net, src, dst, proto, sport, dport](tagger::NodeId sw, uint32_t n, uint32_t) {
         return net->GetSwitch(sw)->EcmpIndex(src, dst, proto, sport, dport, n);
     };
 }

@@ -131,7 +131,8 @@ class PfcRouteHelper
     /**
      * The ECMP choices the forwarders make for one 5-tuple
      * (PfcSwitchNetDevice::EcmpIndex), as a tagger::FlowChooser for
-     * tagger::WalkFlow.  It refers to this network's switches.
+     * tagger::WalkFlow (the same at every visit, as the hash).  It refers to
+     * this network's switches.
      * \param src source \param dst destination \param proto IP protocol
      * \param sport source port \param dport destination port \return the chooser
      */

@@ -81,8 +81,12 @@ RunBounceGrid(const BounceGridConfig& cfg, const std::function<void(const Bounce
                 uint64_t runSeed = BounceRunSeed(cfg.seed, k, rate, s);
                 uint64_t flows = cfg.flows / cfg.seeds + (s < cfg.flows % cfg.seeds ? 1 : 0);
                 BounceRoutes routes(dist, DrawLinkFailures(topo, rate, runSeed), runSeed);
-                BounceCounts c =
-                    RunBounceFlows(routes, dist, flows, HashMix(runSeed, 1), cfg.threads);
+                BounceCounts c = RunBounceFlows(routes,
+                                                dist,
+                                                flows,
+                                                HashMix(runSeed, 1),
+                                                cfg.threads,
+                                                cfg.redraw);
                 p.flows += c.flows;
                 uint64_t counts[5] = {c.bounced[1],
                                       c.bounced[2],

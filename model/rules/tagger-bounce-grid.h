@@ -37,6 +37,7 @@ struct BounceGridConfig
     uint32_t seeds{10};  //!< failure draws per (k, rate); the flows are split among them
     uint64_t seed{1};    //!< base seed
     unsigned threads{1}; //!< worker threads (the results do not depend on them)
+    bool redraw{false};  //!< WalkFlow's redraw variant (a sensitivity check)
 };
 
 /// The results of one (k, rate) point, percentages of all its flows.

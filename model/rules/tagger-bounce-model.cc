@@ -86,7 +86,8 @@ WalkFlow(const Topology& topo,
          NodeId src,
          NodeId dst,
          const FlowChooser& choose,
-         uint32_t maxSwitches)
+         uint32_t maxSwitches,
+         bool redraw)
 {
     if (src >= topo.GetNNodes() || dst >= topo.GetNNodes() || !topo.IsHost(src) ||
         !topo.IsHost(dst))
@@ -105,20 +106,21 @@ WalkFlow(const Topology& topo,
             walk.outcome = WalkOutcome::UNREACHABLE;
             return walk;
         }
-        bool again = std::find(walk.nodes.begin() + 1, walk.nodes.end(), cur) != walk.nodes.end();
+        auto visit = uint32_t(std::count(walk.nodes.begin() + 1, walk.nodes.end(), cur));
         walk.nodes.push_back(cur);
-        if (again || walk.nodes.size() > maxSwitches + 1)
+        if ((visit > 0 && !redraw) || walk.nodes.size() > maxSwitches + 1)
         {
             walk.outcome = WalkOutcome::LOOPED;
             return walk;
         }
-        routes.GetEcmpSet(cur, dst, set);
+        routes.GetEcmpSetOnVisit(cur, dst, visit, set);
         if (set.empty())
         {
             walk.outcome = WalkOutcome::UNREACHABLE;
             return walk;
         }
-        NodeId next = topo.GetPeer(cur, set[set.size() == 1 ? 0 : choose(cur, set.size())]).node;
+        uint32_t pick = set.size() == 1 ? 0 : choose(cur, set.size(), visit);
+        NodeId next = topo.GetPeer(cur, set[pick]).node;
         int32_t layer = LayerOf(topo, cur);
         if (next != kNone && LayerOf(topo, prev) > layer && LayerOf(topo, next) > layer)
         {
@@ -239,6 +241,15 @@ BounceRoutes::BounceRoutes(const EcmpDistances& dist,
 void
 BounceRoutes::GetEcmpSet(NodeId sw, NodeId dstHost, std::vector<PortNo>& set) const
 {
+    GetEcmpSetOnVisit(sw, dstHost, 0, set);
+}
+
+void
+BounceRoutes::GetEcmpSetOnVisit(NodeId sw,
+                                NodeId dstHost,
+                                uint32_t visit,
+                                std::vector<PortNo>& set) const
+{
     const Topology& topo = m_dist.GetTopology();
     set.clear();
     NodeId access = m_dist.GetAccess(dstHost);
@@ -255,6 +266,7 @@ BounceRoutes::GetEcmpSet(NodeId sw, NodeId dstHost, std::vector<PortNo>& set) co
     for (const Failure& f : m_failures[sw])
     {
         uint64_t key = HashMix(HashMix(m_seed, sw), HashMix(dstHost, f.step));
+        key = visit == 0 ? key : HashMix(key, visit);
         ApplyLocalReroute(set, f.port, f.candidates, [key](uint32_t n) {
             return uint32_t(key % n);
         });
@@ -304,7 +316,8 @@ RunBounceFlows(const RouteView& routes,
                const EcmpDistances& dist,
                uint64_t flows,
                uint64_t seed,
-               unsigned threads)
+               unsigned threads,
+               bool redraw)
 {
     const Topology& topo = dist.GetTopology();
     std::vector<NodeId> hosts = topo.GetHosts();
@@ -324,9 +337,11 @@ RunBounceFlows(const RouteView& routes,
             {
                 dst = hosts[HashMix(key, j) % hosts.size()];
             }
-            FlowWalk w = WalkFlow(topo, routes, src, dst, [key](NodeId sw, uint32_t n) {
-                return uint32_t(HashMix(~key, sw) % n);
-            });
+            auto choose = [key](NodeId sw, uint32_t n, uint32_t visit) {
+                uint64_t h = HashMix(~key, sw);
+                return uint32_t((visit == 0 ? h : HashMix(h, visit)) % n);
+            };
+            FlowWalk w = WalkFlow(topo, routes, src, dst, choose, 63, redraw);
             BounceCounts& c = part[t];
             ++c.flows;
             if (w.outcome == WalkOutcome::DELIVERED)

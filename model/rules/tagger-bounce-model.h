@@ -44,6 +44,21 @@ class RouteView
      * \param set out: \p sw's ECMP set for \p dstHost (empty: no route)
      */
     virtual void GetEcmpSet(NodeId sw, NodeId dstHost, std::vector<PortNo>& set) const = 0;
+
+    /**
+     * The set a flow finds at its \p visit-th visit (0: the first) of \p sw,
+     * for walks that draw anew at every visit (WalkFlow's \p redraw).  Routes
+     * that stay put between visits, as a data plane's, give GetEcmpSet.
+     * \param sw a forwarder \param dstHost a host \param visit earlier visits
+     * \param set out: the ECMP set
+     */
+    virtual void GetEcmpSetOnVisit(NodeId sw,
+                                   NodeId dstHost,
+                                   uint32_t visit,
+                                   std::vector<PortNo>& set) const
+    {
+        GetEcmpSet(sw, dstHost, set);
+    }
 };
 
 /**
@@ -61,8 +76,12 @@ class TableRoutes : public RouteView
     std::map<std::pair<NodeId, NodeId>, std::vector<PortNo>> m_sets; //!< (sw, host) -> set
 };
 
-/// One flow's ECMP choice at forwarder \p sw among \p n >= 2 ports: an index in [0, n).
-using FlowChooser = std::function<uint32_t(NodeId sw, uint32_t n)>;
+/**
+ * One flow's ECMP choice at forwarder \p sw among \p n >= 2 ports, at its
+ * \p visit-th visit there (0: the first; only WalkFlow's redraw mode visits
+ * a switch again): an index in [0, n).
+ */
+using FlowChooser = std::function<uint32_t(NodeId sw, uint32_t n, uint32_t visit)>;
 
 /// How a flow's walk ended.
 enum class WalkOutcome
@@ -91,16 +110,23 @@ struct FlowWalk
  * forwarder entered from a higher layer and left to a higher layer (the
  * turn at which TagClos raises the tag); the topology must be layered.
  * Throws TaggerError when it is not, or when \p src or \p dst is not a host.
+ *
+ * With \p redraw (a sensitivity variant, not the data plane's behaviour) a
+ * switch visited again draws anew: its set (GetEcmpSetOnVisit) and choice
+ * depend on the visit, so a flow that comes back may leave another way; it
+ * is LOOPED only when it runs out of TTL.
  * \param topo the topology \param routes the ECMP sets \param src source host
  * \param dst destination host \param choose the flow's ECMP choices
- * \param maxSwitches forwarders a flow may cross \return the walk
+ * \param maxSwitches forwarders a flow may cross \param redraw draw anew at each visit
+ * \return the walk
  */
 FlowWalk WalkFlow(const Topology& topo,
                   const RouteView& routes,
                   NodeId src,
                   NodeId dst,
                   const FlowChooser& choose,
-                  uint32_t maxSwitches = 63);
+                  uint32_t maxSwitches = 63,
+                  bool redraw = false);
 
 /**
  * Shortest hop counts from every forwarder to every host's access switch on
@@ -174,6 +200,12 @@ class BounceRoutes : public RouteView
                  const std::vector<uint32_t>& failedLinks,
                  uint64_t seed);
     void GetEcmpSet(NodeId sw, NodeId dstHost, std::vector<PortNo>& set) const override;
+    /// The reroute choices of a later visit are hashes salted with \p visit.
+    /// \param sw forwarder \param dstHost host \param visit earlier visits \param set out: the set
+    void GetEcmpSetOnVisit(NodeId sw,
+                           NodeId dstHost,
+                           uint32_t visit,
+                           std::vector<PortNo>& set) const override;
 
   private:
     /// One failed port of a forwarder.
@@ -216,13 +248,15 @@ struct BounceCounts
  * depend on \p threads.
  * \param routes the routes \param dist their distances (topology, hosts)
  * \param flows flows \param seed the seed \param threads worker threads (>= 1)
+ * \param redraw WalkFlow's redraw variant
  * \return the counts
  */
 BounceCounts RunBounceFlows(const RouteView& routes,
                             const EcmpDistances& dist,
                             uint64_t flows,
                             uint64_t seed,
-                            unsigned threads = 1);
+                            unsigned threads = 1,
+                            bool redraw = false);
 
 /// A sample mean and the half-width of its 95 % confidence interval.
 struct MeanCi

@@ -74,9 +74,9 @@ class BounceModelTest : public ::testing::Test
         {
             byId[N(name)] = i;
         }
-        return [byId](NodeId sw, uint32_t n) {
+        return [byId](NodeId sw, uint32_t n, uint32_t visit) {
             auto it = byId.find(sw);
-            return it == byId.end() ? 0 : it->second % n;
+            return ((it == byId.end() ? 0 : it->second) + visit) % n; // the next at a revisit
         };
     }
 
@@ -152,6 +152,12 @@ TEST_F(BounceModelTest, ForcedRerouteLoopsBackToTheSourceTor)
     EXPECT_EQ(ok.outcome, WalkOutcome::DELIVERED);
     EXPECT_EQ(Path(ok), "H3 T2 L2 T1 H1");
     EXPECT_EQ(ok.bounces, 0u);
+    // Redraw variant: back at T2, the flow takes the next port (L2) and
+    // escapes with one bounce, at T2 (from L1 above to L2 above).
+    FlowWalk escaped = WalkFlow(topo, r, N("H3"), N("H1"), Choose({{"T2", 0}}), 63, true);
+    EXPECT_EQ(escaped.outcome, WalkOutcome::DELIVERED);
+    EXPECT_EQ(Path(escaped), "H3 T2 L1 T2 L2 T1 H1");
+    EXPECT_EQ(escaped.bounces, 1u);
 }
 
 TEST_F(BounceModelTest, OneBounceAtTheSiblingTor)
@@ -210,12 +216,12 @@ TEST_F(BounceModelTest, TwoBouncesAndUnreachableOnHandRoutes)
 
 TEST_F(BounceModelTest, NoFailureNoBounce)
 {
-    for (uint32_t k : {4u, 8u})
+    for (uint32_t k : {4u, 8u, 6u})
     {
         Topology t = MakeFatTree(k);
         EcmpDistances d(t);
         BounceRoutes r(d, DrawLinkFailures(t, 0.0, 3), 3);
-        BounceCounts c = RunBounceFlows(r, d, 20000, 3);
+        BounceCounts c = RunBounceFlows(r, d, 20000, 3, 1, k == 6); // k = 6: redraw variant
         EXPECT_EQ(c.flows, 20000u);
         EXPECT_EQ(c.bounced[0], 20000u) << "k=" << k;
         EXPECT_EQ(c.looped + c.unreachable, 0u);
