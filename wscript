@@ -71,6 +71,8 @@ def build(bld):
                 includes=['model/rules'], export_includes=['model/rules'], use=['BOOST'])
     rules.source = [
         'model/rules/tagger-algorithms.cc',
+        'model/rules/tagger-bounce-grid.cc',
+        'model/rules/tagger-bounce-model.cc',
         'model/rules/tagger-dynamic-topo-order.cc',
         'model/rules/tagger-elp-core.cc',
         'model/rules/tagger-elp-file.cc',
@@ -82,6 +84,7 @@ def build(bld):
         'model/rules/tagger-io-graphml.cc',
         'model/rules/tagger-io-json-read.cc',
         'model/rules/tagger-io-json-write.cc',
+        'model/rules/tagger-reroute.cc',
         'model/rules/tagger-rule-generator.cc',
         'model/rules/tagger-rule-options.cc',
         'model/rules/tagger-rule-table.cc',
@@ -92,6 +95,7 @@ def build(bld):
 
     module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
     module.source = [
+        'helper/pfc-bounce-tracker.cc',
         'helper/pfc-helper.cc',
         'helper/pfc-route-helper.cc',
         'helper/pfc-stats-helper.cc',
@@ -103,6 +107,7 @@ def build(bld):
         'helper/tagger-experiment-command-line.cc',
         'helper/tagger-experiment-helper.cc',
         'helper/tagger-helper.cc',
+        'helper/tagger-loss-experiment.cc',
         'model/pfc/pfc-channel.cc',
         'model/pfc/pfc-classifier.cc',
         'model/pfc/pfc-deadlock-oracle.cc',
@@ -152,6 +157,7 @@ def build(bld):
         'test/pfc/itsy-test-suite.cc',
         'test/pfc/itsy-recovery-test.cc',
         'test/pfc/itsy-fuzz-test-suite.cc',
+        'test/lossy/tagger-lossy-test-suite.cc',
         'test/roce/rdma-test-suite.cc',
         'test/roce/rdma-workload-parse-test-suite.cc',
         'test/roce/rdma-workload-test-suite.cc',
@@ -168,6 +174,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'tagger'
     headers.source = [
+        'helper/pfc-bounce-tracker.h',
         'helper/pfc-helper.h',
         'helper/pfc-route-helper.h',
         'helper/pfc-stats-helper.h',
@@ -179,6 +186,7 @@ def build(bld):
         'helper/tagger-experiment-command-line.h',
         'helper/tagger-experiment-helper.h',
         'helper/tagger-helper.h',
+        'helper/tagger-loss-experiment.h',
         'model/pfc/pfc-channel.h',
         'model/pfc/pfc-classifier.h',
         'model/pfc/pfc-deadlock-oracle.h',
@@ -198,10 +206,13 @@ def build(bld):
         'model/roce/rdma-workload.h',
         'model/roce/roce-header.h',
         'model/rules/tagger-algorithms.h',
+        'model/rules/tagger-bounce-grid.h',
+        'model/rules/tagger-bounce-model.h',
         'model/rules/tagger-dynamic-topo-order.h',
         'model/rules/tagger-elp-core.h',
         'model/rules/tagger-elp.h',
         'model/rules/tagger-io.h',
+        'model/rules/tagger-reroute.h',
         'model/rules/tagger-rule-generator.h',
         'model/rules/tagger-rule-options.h',
         'model/rules/tagger-rule-table.h',

@@ -9,8 +9,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/tagger-reroute.h"
 
-#include <algorithm>
 #include <deque>
 
 namespace ns3
@@ -135,35 +135,77 @@ PfcRouteHelper::LinkEnds(const std::string& a, const std::string& b) const
 }
 
 void
-PfcRouteHelper::LocalReroute(tagger::NodeId v, uint32_t port)
+PfcRouteHelper::LocalReroute(tagger::NodeId v, tagger::PortNo failed)
 {
     const tagger::Topology& topo = m_net.GetTopology();
     Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
-    std::vector<uint32_t> candidates; // other ports, up, to a forwarder
-    for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+    uint32_t port = m_net.GetSwitchPort(v, failed);
+    std::vector<uint32_t> candidates; // the shared rule, in switch port numbers
+    for (tagger::PortNo p : tagger::RerouteCandidates(
+             topo,
+             [this, v](tagger::PortNo q) { return IsUp(v, q); },
+             v,
+             failed))
     {
-        tagger::NodeId peer = topo.GetPeer(v, p).node;
-        if (IsUp(v, p) && m_net.GetSwitchPort(v, p) != port && peer != tagger::kNone &&
-            m_net.GetSwitch(peer))
-        {
-            candidates.push_back(m_net.GetSwitchPort(v, p));
-        }
+        candidates.push_back(m_net.GetSwitchPort(v, p));
     }
+    auto pick = [this](uint32_t n) { return m_reroute->GetInteger(0, n - 1); };
     for (uint32_t h = 0; h < m_net.GetNHosts(); ++h)
     {
         std::vector<uint32_t> ports = sw->Lookup(m_net.GetHostAddress(h));
-        auto it = std::find(ports.begin(), ports.end(), port);
-        if (it == ports.end())
+        if (tagger::ApplyLocalReroute(ports, port, candidates, pick))
+        {
+            sw->SetRoute(m_net.GetHostAddress(h), Ipv4Mask::GetOnes(), ports);
+        }
+    }
+}
+
+tagger::TableRoutes
+PfcRouteHelper::ExportRoutes() const
+{
+    const tagger::Topology& topo = m_net.GetTopology();
+    std::vector<tagger::NodeId> hosts = topo.GetHosts();
+    tagger::TableRoutes routes;
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
+        if (!sw)
         {
             continue;
         }
-        ports.erase(it);
-        if (ports.empty() && !candidates.empty())
+        std::vector<tagger::PortNo> topoPort(sw->GetNPorts(), tagger::kNone);
+        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
         {
-            ports.push_back(candidates[m_reroute->GetInteger(0, candidates.size() - 1)]);
+            uint32_t sp = m_net.GetDevice(v, p) ? m_net.GetSwitchPort(v, p) : tagger::kNone;
+            if (sp < topoPort.size())
+            {
+                topoPort[sp] = p;
+            }
         }
-        sw->SetRoute(m_net.GetHostAddress(h), Ipv4Mask::GetOnes(), ports);
+        for (uint32_t h = 0; h < hosts.size(); ++h)
+        {
+            std::vector<tagger::PortNo> set;
+            for (uint32_t sp : sw->Lookup(m_net.GetHostAddress(h)))
+            {
+                set.push_back(topoPort[sp]);
+            }
+            routes.SetEcmpSet(v, hosts[h], set);
+        }
     }
+    return routes;
+}
+
+tagger::FlowChooser
+PfcRouteHelper::GetFlowChooser(Ipv4Address src,
+                               Ipv4Address dst,
+                               uint8_t proto,
+                               uint16_t sport,
+                               uint16_t dport) const
+{
+    const PfcTopologyHelper* net = &m_net;
+    return [net, src, dst, proto, sport, dport](tagger::NodeId sw, uint32_t n, uint32_t) {
+        return net->GetSwitch(sw)->EcmpIndex(src, dst, proto, sport, dport, n);
+    };
 }
 
 void
@@ -176,7 +218,7 @@ PfcRouteHelper::FailLink(const std::string& a, const std::string& b)
     {
         if (m_net.GetSwitch(e.node))
         {
-            LocalReroute(e.node, m_net.GetSwitchPort(e.node, e.port));
+            LocalReroute(e.node, e.port);
         }
     }
 }

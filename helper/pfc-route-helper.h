@@ -7,9 +7,11 @@
 #ifndef PFC_ROUTE_HELPER_H
 #define PFC_ROUTE_HELPER_H
 
+#include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/tagger-bounce-model.h"
 #include "ns3/tagger-topology.h"
 
 #include <string>
@@ -45,7 +47,9 @@ class PfcTopologyHelper;
  * Local reroute (FailLink): a set that loses the failed port keeps the rest;
  * a set left empty gets one random port, on a link that is up, to a
  * forwarder (not necessarily closer to the host: that is how bounced paths
- * appear, Tagger (ToN), Section VIII-D).  The choice comes from one
+ * appear, Tagger (ToN), Section VIII-D).  The rule is
+ * tagger::RerouteCandidates and tagger::ApplyLocalReroute (tagger-reroute.h),
+ * the one the flow-level bounce model uses too.  The choice comes from one
  * UniformRandomVariable (AssignStreams); when no such port is left the set
  * stays empty and the switch drops the host's packets (no route).
  *
@@ -118,6 +122,27 @@ class PfcRouteHelper
     void ScheduleRoute(Time at, const std::string& sw, uint32_t dstHost, const std::string& next);
 
     /**
+     * The forwarders' current ECMP sets for every host, in topology port
+     * numbers: the data plane's routes as the rule library sees them (walk
+     * flows over them with tagger::WalkFlow).
+     * \return the sets, keyed by (forwarder node id, host node id)
+     */
+    tagger::TableRoutes ExportRoutes() const;
+    /**
+     * The ECMP choices the forwarders make for one 5-tuple
+     * (PfcSwitchNetDevice::EcmpIndex), as a tagger::FlowChooser for
+     * tagger::WalkFlow (the same at every visit, as the hash).  It refers to
+     * this network's switches.
+     * \param src source \param dst destination \param proto IP protocol
+     * \param sport source port \param dport destination port \return the chooser
+     */
+    tagger::FlowChooser GetFlowChooser(Ipv4Address src,
+                                       Ipv4Address dst,
+                                       uint8_t proto,
+                                       uint16_t sport,
+                                       uint16_t dport) const;
+
+    /**
      * Fix the random stream of the local reroute choices.
      * \param stream first RNG stream \return streams used (1)
      */
@@ -148,8 +173,12 @@ class PfcRouteHelper
                            const std::vector<uint32_t>& dist) const;
     /// Route host \p dstHost along \p switches. \param switches names \param dstHost host index
     void SetPath(const std::vector<std::string>& switches, uint32_t dstHost);
-    /// Reroute around switch port \p port of forwarder \p v. \param v node \param port port index
-    void LocalReroute(tagger::NodeId v, uint32_t port);
+    /**
+     * Reroute around the failed port \p failed of forwarder \p v with the
+     * shared rule (tagger::RerouteCandidates, tagger::ApplyLocalReroute).
+     * \param v node \param failed its port (topology numbering)
+     */
+    void LocalReroute(tagger::NodeId v, tagger::PortNo failed);
     /// \param a name \param b name \return the (node, port) ends of their link, \p a's first
     std::pair<tagger::PortRef, tagger::PortRef> LinkEnds(const std::string& a,
                                                          const std::string& b) const;

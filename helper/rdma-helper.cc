@@ -119,7 +119,12 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 }
 
 uint32_t
-RdmaHelper::AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, Time start, uint8_t dscp)
+RdmaHelper::AddFlow(uint32_t src,
+                    uint32_t dst,
+                    uint64_t bytes,
+                    Time start,
+                    uint8_t dscp,
+                    uint16_t sport)
 {
     NS_ABORT_MSG_IF(!m_net, "RdmaHelper::AddFlow: Install first");
     NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size(),
@@ -131,6 +136,7 @@ RdmaHelper::AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, Time start, uint
     spec.bytes = bytes;
     spec.start = start;
     spec.dscp = dscp;
+    spec.sport = sport;
     spec.idealFct = IdealFct(src, dst, bytes);
     return m_nics[src]->AddFlow(spec);
 }

@@ -68,9 +68,16 @@ class RdmaHelper
      * \param src sending host index \param dst receiving host index
      * \param bytes message size \param start absolute start time
      * \param dscp DSCP of its packets (class = DSCP >> 3 by default; 24 = class 3)
+     * \param sport its UDP source port (0: the NIC's next, from 49152 up); flows
+     *        may share a port (receivers tell them apart by QP number)
      * \return the flow id on the sender's NIC
      */
-    uint32_t AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, Time start, uint8_t dscp = 24);
+    uint32_t AddFlow(uint32_t src,
+                     uint32_t dst,
+                     uint64_t bytes,
+                     Time start,
+                     uint8_t dscp = 24,
+                     uint16_t sport = 0);
     /// Start generated or replayed flows. \param flows the flows
     void AddFlows(const std::vector<GeneratedFlow>& flows);
 

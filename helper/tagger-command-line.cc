@@ -156,6 +156,64 @@ TaggerCommandLine::AddDouble(const std::string& name,
     AddDoubleOfKind(name, help, "double", value, min, max);
 }
 
+std::string
+TaggerCommandLine::SplitListText(const std::string& text, std::vector<std::string>& items)
+{
+    items.clear();
+    std::size_t start = 0;
+    while (true)
+    {
+        std::size_t comma = text.find(',', start);
+        items.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+        if (items.back().empty())
+        {
+            return "an empty item";
+        }
+        if (comma == std::string::npos)
+        {
+            return "";
+        }
+        start = comma + 1;
+    }
+}
+
+void
+TaggerCommandLine::AddDoubleList(const std::string& name,
+                                 const std::string& help,
+                                 std::vector<double>& values,
+                                 double min,
+                                 double max)
+{
+    std::vector<double>* target = &values;
+    std::string defaultText;
+    for (double v : values)
+    {
+        defaultText += (defaultText.empty() ? "" : ",") + ShortestText(v);
+    }
+    std::string bounds = ShortestText(min) + "\t" + ShortestText(max);
+    AddChecked(name,
+               help,
+               "double-list",
+               bounds,
+               defaultText,
+               [target, min, max](const std::string& text) {
+                   std::vector<std::string> items;
+                   std::string why = SplitListText(text, items);
+                   std::vector<double> parsed(items.size());
+                   for (std::size_t i = 0; why.empty() && i < items.size(); ++i)
+                   {
+                       why = ParseDouble(items[i], min, max, parsed[i]);
+                   }
+                   if (!why.empty())
+                   {
+                       return "must be a comma-separated list of numbers from " + BoundText(min) +
+                              " to " + BoundText(max);
+                   }
+                   *target = parsed;
+                   return std::string();
+               });
+}
+
 void
 TaggerCommandLine::AddMilliSeconds(const std::string& name,
                                    const std::string& help,
@@ -577,6 +635,20 @@ TaggerCommandLine::GetMaxUdpPayload(const std::string& deviceType)
     NS_ABORT_MSG_UNLESS(mtu, deviceType << "::Mtu is not an integer");
     uint64_t headers = 20 + 8; // IPv4 and UDP
     return mtu->Get() > headers ? uint32_t(mtu->Get() - headers) : 0;
+}
+
+std::string
+TaggerCommandLine::GetText(const std::string& name) const
+{
+    for (const Flag& flag : m_flags)
+    {
+        if (flag.name == name)
+        {
+            return flag.text;
+        }
+    }
+    NS_FATAL_ERROR("TaggerCommandLine::GetText: no flag --" << name);
+    return "";
 }
 
 CommandLine&

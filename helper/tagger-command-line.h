@@ -131,6 +131,59 @@ class TaggerCommandLine
                    });
     }
 
+    /**
+     * A comma-separated list of integers, each within [min, max] (at least one).
+     * \param name the flag (without --) \param help its help (say the unit)
+     * \param values the variable (keeps its values when the flag is absent)
+     * \param min smallest value \param max largest value (both within T's range)
+     */
+    template <typename T>
+    void AddIntegerList(const std::string& name,
+                        const std::string& help,
+                        std::vector<T>& values,
+                        int64_t min,
+                        int64_t max)
+    {
+        std::vector<T>* target = &values;
+        std::string defaultText;
+        for (const T& v : values)
+        {
+            defaultText += (defaultText.empty() ? "" : ",") + std::to_string(v);
+        }
+        AddChecked(name,
+                   help,
+                   "integer-list",
+                   std::to_string(min) + "\t" + std::to_string(max),
+                   defaultText,
+                   [target, min, max](const std::string& text) {
+                       std::vector<std::string> items;
+                       std::string why = SplitListText(text, items);
+                       std::vector<T> parsed;
+                       for (std::size_t i = 0; why.empty() && i < items.size(); ++i)
+                       {
+                           int64_t v = 0;
+                           why = ParseInteger(items[i], min, max, v);
+                           parsed.push_back(T(v));
+                       }
+                       if (!why.empty())
+                       {
+                           return "must be a comma-separated list of integers from " +
+                                  std::to_string(min) + " to " + std::to_string(max);
+                       }
+                       *target = parsed;
+                       return std::string();
+                   });
+    }
+
+    /// A comma-separated list of finite doubles, each within [min, max] (at least one).
+    /// \param name the flag \param help its help \param values the variable
+    /// \param min smallest \param max largest
+    void AddDoubleList(const std::string& name,
+                       const std::string& help,
+                       std::vector<double>& values,
+                       double min,
+                       double max);
+
     /// A finite double within [min, max]. \param name the flag \param help its help
     /// \param value the variable \param min smallest \param max largest
     void AddDouble(const std::string& name,
@@ -284,6 +337,13 @@ class TaggerCommandLine
     static std::string ParseInteger(const std::string& text, int64_t min, int64_t max, int64_t& v);
 
     /**
+     * Split a comma-separated list into its items.
+     * \param text the list \param items set to the items
+     * \return "" or why the list is malformed (empty, or an empty item)
+     */
+    static std::string SplitListText(const std::string& text, std::vector<std::string>& items);
+
+    /**
      * Parse \p text as a finite double within [min, max].
      * \param text the text \param min smallest \param max largest \param v the value
      * \return "" or why \p text is refused
@@ -308,6 +368,9 @@ class TaggerCommandLine
      * \param deviceType e.g. "ns3::PfcNetDevice" \return the payload limit (bytes)
      */
     static uint32_t GetMaxUdpPayload(const std::string& deviceType);
+
+    /// \param name a flag \return its text as given, or its default's text
+    std::string GetText(const std::string& name) const;
 
     /// \return the wrapped ns3::CommandLine (to add ns-3 typed values unchecked: avoid)
     CommandLine& GetCommandLine();

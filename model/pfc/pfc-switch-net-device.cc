@@ -104,7 +104,13 @@ PfcSwitchNetDevice::GetTypeId()
                             "A data frame was dropped in this switch or on one of its ports "
                             "(frame, ingress port or 0xffffffff, reason).",
                             MakeTraceSourceAccessor(&PfcSwitchNetDevice::m_dropTrace),
-                            "ns3::PfcSwitchNetDevice::SwitchDropTracedCallback");
+                            "ns3::PfcSwitchNetDevice::SwitchDropTracedCallback")
+            .AddTraceSource("Forward",
+                            "A transit packet got its egress port (IP payload, IPv4 header as "
+                            "received, ingress port, egress port); fired before the TTL check "
+                            "and the buffer admission, so a packet dropped there fires it too.",
+                            MakeTraceSourceAccessor(&PfcSwitchNetDevice::m_forwardTrace),
+                            "ns3::PfcSwitchNetDevice::ForwardTracedCallback");
     return tid;
 }
 
@@ -454,6 +460,10 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     entry.inPort = inPort;
     entry.inQueue = Classify(ctx);
     uint32_t outPort = SelectPort(packet, ip, inPort);
+    if (outPort != kPfcNoPort)
+    {
+        m_forwardTrace(packet, ip, inPort, outPort); // an empty list when nobody listens
+    }
     if (outPort == kPfcNoPort || !DecrementTtl(packet, ip, inPort) ||
         !AdmitIngress(packet, ip, entry))
     {

@@ -14,6 +14,7 @@
 #include "switch-mmu.h"
 
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/net-device.h"
 #include "ns3/traced-callback.h"
 
@@ -222,6 +223,14 @@ class PfcSwitchNetDevice : public NetDevice
     typedef void (*SwitchDropTracedCallback)(Ptr<const Packet> frame,
                                              uint32_t inPort,
                                              PfcDropReason reason);
+    /**
+     * TracedCallback signature for Forward: (IP payload, IPv4 header as
+     * received, ingress port, egress port chosen by the FIB and ECMP).
+     */
+    typedef void (*ForwardTracedCallback)(Ptr<const Packet> payload,
+                                          const Ipv4Header& ip,
+                                          uint32_t inPort,
+                                          uint32_t outPort);
 
   protected:
     void DoInitialize() override;
@@ -370,6 +379,8 @@ class PfcSwitchNetDevice : public NetDevice
     uint64_t m_ecnMarked;                          //!< frames marked CE
     std::array<uint64_t, kPfcDropReasons> m_drops; //!< switch-level drops per reason
     TracedCallback<Ptr<const Packet>, uint32_t, PfcDropReason> m_dropTrace; //!< Drop
+    /// Forward
+    TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t, uint32_t> m_forwardTrace;
 };
 
 } // namespace ns3

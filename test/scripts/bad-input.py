@@ -50,12 +50,23 @@ def double_values(bounds):
     return values
 
 
+def list_values(item_values):
+    """A list flag's bad values: each bad item alone and after a good one, malformed lists."""
+    def values(bounds):
+        good = bounds[0]
+        bad = {v for v in item_values(bounds) if v}
+        return bad | {f"{good},{v}" for v in bad} | {",", f"{good},", f",{good}", f"{good},,{good}"}
+    return values
+
+
 # The bad values of each kind of flag.  Paths are absolute or relative to the
 # empty directory a case runs in.
 GENERATORS = {
     "integer": integer_values,
     "double": double_values,
     "ms": double_values,
+    "integer-list": list_values(integer_values),
+    "double-list": list_values(double_values),
     "rate": lambda b: {"0Gbps", "-1Gbps", "1e300Gbps", "fast", "40", "", "nanGbps"},
     "time": lambda b: {"-1us", "1e300s", "1parsec", "abc", "", "infs"},
     "choice": lambda b: {"bogus", "", b[0].split("|")[0].upper()},

@@ -1,0 +1,129 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef TAGGER_LOSS_EXPERIMENT_H
+#define TAGGER_LOSS_EXPERIMENT_H
+
+#include "ns3/nstime.h"
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * One cell of Tagger (ToN) Table VI: packet loss of the lossy queue as a
+ * last resort under N-to-1 RoCE traffic in a failed fat tree.
+ */
+
+namespace ns3
+{
+
+/// The three configurations of Table VI.
+enum class TaggerLossMode
+{
+    ROCE,    //!< RoCE without PFC: every class lossy
+    TAGGER1, //!< Tagger, 1 lossless queue (ELP: shortest up-down paths)
+    TAGGER2  //!< Tagger, 2 lossless queues (ELP: shortest and 1-bounce paths)
+};
+
+/// The set-up of one cell.
+struct TaggerLossConfig
+{
+    uint32_t k{8};                             //!< FatTree(k)
+    double failureRate{0.2};                   //!< switch-to-switch link failure probability
+    uint32_t senders{8};                       //!< N of N-to-1
+    TaggerLossMode mode{TaggerLossMode::ROCE}; //!< configuration
+    std::string cdf;                           //!< flow-size CDF file
+    double load{0.99};                         //!< average load of the destination's link
+    std::string rate{"40Gbps"};                //!< link rate
+    std::string delay{"1us"};                  //!< link propagation delay
+    uint64_t seed{1};                          //!< failures (and, via RngRun, traffic)
+    uint64_t packets{10000000};                //!< data packets the arrivals offer (target)
+    Time stop;                                 //!< simulated-time limit (0: 3 x arrivals + 50 ms)
+    bool dcqcn{true};                          //!< DCQCN on
+    uint64_t lossyPool{0};                     //!< switch lossy pool, bytes (0: the MMU default)
+    bool progress{false};                      //!< progress lines on stderr
+};
+
+/// What one cell measured.
+struct TaggerLossResult
+{
+    uint32_t failedLinks{0}; //!< links down during the run
+    uint32_t redraws{0};     //!< failure draws refused (a sender cut off)
+    uint32_t flows{0};       //!< flows generated (and started)
+    uint32_t completed{0};   //!< flows finished
+    uint64_t skippedPorts{
+        0}; //!< UDP source ports refused: data or ACKs would loop or find no route
+    std::array<uint64_t, 3> modelBounces{};    //!< flows with 0 / 1 / 2+ bounces (model walk)
+    std::array<uint64_t, 3> measuredBounces{}; //!< the same, measured in the data plane
+    uint32_t bounceMismatches{0};  //!< flows seen whose measured bounces differ from the model
+    uint64_t dataPackets{0};       //!< data packets the NICs sent (retransmissions included)
+    uint64_t lossyDrops{0};        //!< lossy-queue congestion drops
+    uint64_t losslessDrops{0};     //!< lossless-queue overflow drops
+    uint64_t otherDrops{0};        //!< drops for any other reason
+    uint64_t traceDataPackets{0};  //!< data packets seen at the first switch (trace sources)
+    uint64_t traceLossyDrops{0};   //!< lossy drops seen on the switches' Drop traces
+    uint64_t pauses{0};            //!< PAUSE decisions
+    bool deadlock{false};          //!< the deadlock oracle's verdict
+    std::array<double, 3> fctUs{}; //!< FCT percentiles 50, 95, 99 of finished flows (us)
+    Time arrivals;                 //!< arrival window
+    Time end;                      //!< simulated time at the end
+
+    /// \return lossy drops over data packets sent
+    double GetLossRate() const;
+};
+
+/**
+ * \ingroup tagger
+ * Runs one cell of Table VI (Tagger (ToN), Sec. VIII-D).
+ *
+ * FatTree(k); the destination is host 0; sender i is host i / (T - 1) of
+ * ToR 1 + i mod (T - 1) (T ToRs), so senders spread over the ToRs other
+ * than the destination's.  Each switch-to-switch link fails with
+ * probability failureRate (tagger::DrawLinkFailures, seeded from seed)
+ * before traffic, applied with PfcRouteHelper::FailLink (local reroute,
+ * tagger-reroute.h).  With local reroute a 5-tuple's path may loop; a
+ * sender "reaches" the destination when one of its first 256 UDP source
+ * ports gives a path that arrives both ways (tagger::WalkFlow over the data
+ * plane's routes with that 5-tuple, ACKs reuse the ports).  A draw that
+ * leaves a sender without such a port (or without any path) is undone and
+ * redrawn.  Each flow then takes the sender's next port that arrives both
+ * ways (ports refused are counted, skippedPorts), as a RoCE sender that
+ * re-creates a connection that does not come up: a looping flow would only
+ * circle its retransmissions until TTL.  Flow sizes from the CDF, Poisson
+ * arrivals at the load of the destination's link over a window that offers
+ * about `packets` data packets.
+ * DWRR with equal weights at every port; RoCE NICs with DCQCN and
+ * go-back-N; Tagger modes install TagClos rules for 0 or 1 bounces.
+ */
+class TaggerLossExperiment
+{
+  public:
+    /// \param cfg the set-up \return the measurements
+    static TaggerLossResult Run(const TaggerLossConfig& cfg);
+    /// \param mode a mode \return "roce", "tagger1" or "tagger2"
+    static std::string GetModeName(TaggerLossMode mode);
+    /// \param k port count \param senders N \return whether FatTree(k) has N hosts
+    /// outside host 0's ToR
+    static bool HasSenders(uint32_t k, uint32_t senders);
+    /// Print the set-up and the measurements. \param os stream \param cfg set-up \param r result
+    static void PrintReport(std::ostream& os,
+                            const TaggerLossConfig& cfg,
+                            const TaggerLossResult& r);
+    /**
+     * \param r result \return "RESULT loss_rate=.. packets=.. lossy_drops=.. lossless_drops=..
+     * deadlock=.. bounced1=.. bounced2plus=.." and more keys
+     */
+    static std::string FormatResult(const TaggerLossResult& r);
+};
+
+} // namespace ns3
+
+#endif /* TAGGER_LOSS_EXPERIMENT_H */
