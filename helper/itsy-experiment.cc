@@ -153,6 +153,11 @@ ItsyRun::Scenario()
     }
     m_slowNic = CreateObject<RdmaRxBuffer>();
     m_slowNic->SetAttribute("DrainRate", DataRateValue(DataRate(s == "storm" ? "1Gbps" : "2Gbps")));
+    if (m_cfg.tagger)
+    {
+        // H8 -> H16 bounces once (at T1): it reaches H16 with tag 2, class 2.
+        m_slowNic->SetAttribute("PauseClass", UintegerValue(2));
+    }
     if (s == "transient")
     {
         Simulator::Schedule(MicroSeconds(800), &ItsyRun::NicRecovers, this);
