@@ -6,8 +6,10 @@
  * a local reroute around failed links installs); the scenarios put the
  * initial trigger on the loop (Fig. 2), off it (Fig. 3: a 1 Gbps receiver
  * behind T8), at a slow host (storm: the Fig. 5 server, its NIC draining at
- * 1 Gbps), make a pause episode that ends (transient: a 150 us PFC storm),
- * or converge two pauses of one trigger without a loop (no-loop, Fig. 4);
+ * 1 Gbps), make a pause episode that ends (transient: that NIC at 2 Gbps
+ * until 800 us; a causality loop closes and resumes before its temporal
+ * check passes), or converge two pauses of one trigger without a loop
+ * (no-loop, Fig. 4);
  * fuzz draws a network and flows from --seed.  The deadlock oracle gives
  * the formation time; ITSY's declaration time and the detection delay are
  * printed beside it (the paper: 0.8 ms on the loop, 1.4 ms off it, on BMv2
@@ -20,6 +22,7 @@
  *          trigger=<node:port|-> recurrences=<n> formation_us=<x|->
  *          recovery_drops=<n> false_positives=<n> false_negatives=<n>
  *          watchdog_us=<x|-> watchdog_storms=<n> watchdog_drops=<n>
+ *          loops_detected=<n> temporal_rejected=<n> end_cycles=<n> nic_drops=<n>
  */
 
 #include "ns3/core-module.h"

@@ -67,6 +67,8 @@ class ItsyRun
     void Fuzz();
     /// Set a host link's rate. \param host host index \param rate rate
     void HostRate(uint32_t host, const std::string& rate);
+    /// transient: H16's NIC drains at the link rate again.
+    void NicRecovers();
     /// Pcap, ITSY, the watchdogs, the oracle.
     void Instrument();
     /// Sample the flows' delivered bytes.
@@ -87,6 +89,7 @@ class ItsyRun
     std::vector<FlowPlan> m_plan;              //!< flows
     std::vector<Ptr<PfcWatchdog>> m_watchdogs; //!< watchdogs (recovery watchdog)
     std::vector<uint64_t> m_lastBytes;         //!< per flow: bytes at the last sample
+    Ptr<RdmaRxBuffer> m_slowNic;               //!< storm, transient: H16's receive buffer
     ItsyExperimentResult m_r;                  //!< result
 };
 
@@ -130,7 +133,9 @@ ItsyRun::Scenario()
         HostRate(15, "1Gbps");
         return;
     }
-    LoopFlows(0xf);
+    // transient: flows 1 and 2 only (the bounced H5 -> H2 and H3 -> H1); with
+    // H8 -> H16 on T1 -> L1 every loop link still carries a flow.
+    LoopFlows(s == "transient" ? 0x6 : 0xf);
     if (s == "on-loop")
     {
         return;
@@ -146,17 +151,24 @@ ItsyRun::Scenario()
         HostRate(15, "1Gbps");
         return;
     }
-    Ptr<RdmaRxBuffer> nic = CreateObject<RdmaRxBuffer>();
-    if (s == "storm")
+    m_slowNic = CreateObject<RdmaRxBuffer>();
+    m_slowNic->SetAttribute("DrainRate", DataRateValue(DataRate(s == "storm" ? "1Gbps" : "2Gbps")));
+    if (m_cfg.tagger)
     {
-        nic->SetAttribute("DrainRate", DataRateValue(DataRate("1Gbps")));
+        // H8 -> H16 bounces once (at T1): it reaches H16 with tag 2, class 2.
+        m_slowNic->SetAttribute("PauseClass", UintegerValue(2));
     }
-    else // transient
+    if (s == "transient")
     {
-        nic->SetAttribute("StormStart", TimeValue(MicroSeconds(100)));
-        nic->SetAttribute("StormStop", TimeValue(MicroSeconds(250)));
+        Simulator::Schedule(MicroSeconds(800), &ItsyRun::NicRecovers, this);
     }
-    m_rdma.GetNic(15)->SetRxBuffer(nic);
+    m_rdma.GetNic(15)->SetRxBuffer(m_slowNic);
+}
+
+void
+ItsyRun::NicRecovers()
+{
+    m_slowNic->SetAttribute("DrainRate", DataRateValue(DataRate("40Gbps")));
 }
 
 void
@@ -398,6 +410,7 @@ ItsyRun::Finish()
             m_r.watchdogFirst = first;
         }
     }
+    m_r.nicDrops = m_slowNic ? m_slowNic->GetDrops() : 0;
     m_r.piggybacked = m_itsy.GetPiggybacked();
     m_r.synthesized = m_itsy.GetSynthesized();
     // A cycle still there at the end must have been declared within the bound.
@@ -550,7 +563,9 @@ ItsyExperiment::PrintResultLine(std::ostream& os,
        << " recovery_drops=" << r.recoveryDrops << " false_positives=" << r.falsePositives
        << " false_negatives=" << r.falseNegatives
        << " watchdog_us=" << (storm ? us(r.watchdogFirst - r.formed) : "-")
-       << " watchdog_storms=" << r.watchdogStorms << " watchdog_drops=" << r.watchdogDrops << "\n";
+       << " watchdog_storms=" << r.watchdogStorms << " watchdog_drops=" << r.watchdogDrops
+       << " loops_detected=" << r.loops << " temporal_rejected=" << r.temporalFailed
+       << " end_cycles=" << r.endCycles << " nic_drops=" << r.nicDrops << "\n";
 }
 
 } // namespace ns3

@@ -57,6 +57,7 @@ struct ItsyExperimentResult
     Time watchdogFirst;             //!< the watchdog's first storm (0: none)
     uint64_t watchdogStorms = 0;    //!< storms the watchdogs detected
     uint64_t watchdogDrops = 0;     //!< frames they dropped
+    uint64_t nicDrops = 0;          //!< storm, transient: packets H16's receive buffer dropped
     uint64_t loops = 0;             //!< causality loops detected (Lemma 1)
     uint64_t temporalFailed = 0;    //!< temporal checks that failed (Lemma 2)
     uint64_t piggybacked = 0;       //!< checking messages in PAUSE frames
@@ -81,7 +82,11 @@ struct ItsyExperimentResult
  *   L2 -> T1 -> L1 -> S1 -> L7 -> T8, whose last link runs at 1 Gbps: T8 is
  *   the initial trigger, off the loop;
  * - storm: the same with H16's NIC draining at 1 Gbps (a host trigger);
- * - transient: as storm, but H16's NIC is in PFC storm only from 100 to 250 us;
+ * - transient: as storm with loop flows 1 and 2 only (H5 -> H2 bounced at
+ *   T2, H3 -> H1) and H16's NIC draining at 2 Gbps until 800 us, then at
+ *   40 Gbps: the backlog released sweeps the loop, a causality loop closes
+ *   (852 us) and a loop port resumes before its temporal check (Lemma 2)
+ *   passes; nothing is declared and no cycle stays;
  * - no-loop (ITSY Fig. 4): H1 -> H15 over S1 and H3 -> H16 over S2 to T8's
  *   1 Gbps hosts: L1 hears T8's trigger from two ports, no loop;
  * - fuzz: by seed, random link failures (outside pod 0), a random subset
@@ -121,10 +126,15 @@ class ItsyExperiment
      * RESULT oracle_deadlock=<yes|no> itsy_declared=<yes|no> detection_us=<x|->
      * trigger=<node:port|-> recurrences=<n> formation_us=<x|-> recovery_drops=<n>
      * false_positives=<n> false_negatives=<n> watchdog_us=<x|->
-     * watchdog_storms=<n> watchdog_drops=<n> (recurrences: declarations more
-     * than 10 us after the previous one with an ITSY recovery, storms after
-     * the first with the watchdog; 0 without recovery; watchdog_us: its first
-     * storm after the formation).
+     * watchdog_storms=<n> watchdog_drops=<n> loops_detected=<n>
+     * temporal_rejected=<n> end_cycles=<n> nic_drops=<n> (recurrences:
+     * declarations more than 10 us after the previous one with an ITSY
+     * recovery, storms after the first with the watchdog; 0 without recovery;
+     * watchdog_us: its first storm after the formation; loops_detected and
+     * temporal_rejected: causality loops (Lemma 1) and failed temporal checks
+     * (Lemma 2) summed over the switches; end_cycles: oracle cycles at the
+     * end; nic_drops: packets H16's receive buffer dropped, storm and
+     * transient).
      * \param os stream \param cfg the configuration \param r result
      */
     static void PrintResultLine(std::ostream& os,
