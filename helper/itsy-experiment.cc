@@ -20,6 +20,7 @@
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <random>
 #include <set>
@@ -509,14 +510,33 @@ ItsyExperiment::WriteRates(const ItsyExperimentResult& r,
         }
         dat << "\n";
     }
-    plt << "set terminal pngcairo size 900,500\nset output '" << prefix
-        << "-rate.png'\nset xlabel 'time (ms)'\nset ylabel 'delivered (Gbps)'\nplot";
-    for (uint32_t i = 0; i < r.flows.size(); ++i)
+    // Two panels: the delivered rates, and each flow's rate normalized to its
+    // own peak over the run (the recurrence view of ITSY, Fig. 5).
+    plt << "set terminal pngcairo size 900,800\nset output '" << prefix
+        << "-rate.png'\nset multiplot layout 2,1\nset xlabel 'time (ms)'\n";
+    for (bool normalized : {false, true})
     {
-        plt << (i ? "," : "") << " '" << prefix << "-rate.dat' using 1:" << i + 2
-            << " with lines title '" << r.flows[i] << "'";
+        plt << (normalized ? "set yrange [0:1.1]\n" : "") << "set ylabel '"
+            << (normalized ? "normalized throughput (rate / the flow peak)" : "delivered (Gbps)")
+            << "'\nplot";
+        for (uint32_t i = 0; i < r.flows.size(); ++i)
+        {
+            double peak =
+                r.gbps[i].empty() ? 0 : *std::max_element(r.gbps[i].begin(), r.gbps[i].end());
+            plt << (i ? "," : "") << " '" << prefix << "-rate.dat' using 1:";
+            if (normalized)
+            {
+                plt << "($" << i + 2 << "/" << (peak > 0 ? peak : 1) << ")";
+            }
+            else
+            {
+                plt << i + 2;
+            }
+            plt << " with lines title '" << r.flows[i] << "'";
+        }
+        plt << "\n";
     }
-    plt << "\n";
+    plt << "unset multiplot\n";
 }
 
 void

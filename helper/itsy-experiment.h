@@ -112,7 +112,8 @@ class ItsyExperiment
     static void PrintDeclarations(std::ostream& os, const ItsyExperimentResult& r);
     /**
      * Write the delivered rates (gnuplot data) and a gnuplot script that
-     * plots them to <prefix>-rate.png.
+     * plots them to <prefix>-rate.png: the rates (Gbps), and below each
+     * flow's rate normalized to its own peak over the run (ITSY, Fig. 5).
      * \param r result \param prefix the files' prefix \param dat the .dat stream
      * \param plt the .plt stream
      */
