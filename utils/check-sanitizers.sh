@@ -106,6 +106,27 @@ examples()
     example tagger-clos-bounce
     example tagger-routing-loop
     example tagger-pause-propagation
+    example itsy-deadlock
+    example itsy-deadlock --scenario=storm --recovery=trigger --out=itsy-storm
+    # Defaults: the whole Fig. 14 grid (10^6 flows per point) and a 10^7-packet
+    # Table VI cell, an hour under ASan; the same code on less traffic.
+    example tagger-bounce-model --flows=20000 --seeds=4
+    example tagger-web-search-loss --k=4 --senders=6 --packets=30000
+    example tagger-web-search-loss --k=4 --senders=6 --packets=30000 --mode=tagger2
+}
+
+# Every program of examples/CMakeLists.txt must be run by examples() above.
+check_examples_listed()
+{
+    local missing=()
+    local name
+    for name in $(sed -n 's/^ *NAME \([a-z0-9-]*\).*/\1/p' "$source_dir/examples/CMakeLists.txt"); do
+        grep -q "^    example $name\b" "${BASH_SOURCE[0]}" || missing+=("$name")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "check-sanitizers: examples() does not run: ${missing[*]}" >&2
+        return 1
+    fi
 }
 
 run_ctest()
@@ -118,6 +139,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/repor
 export LSAN_OPTIONS="suppressions=$source_dir/test/sanitizer/lsan.supp:print_suppressions=0"
 export TAGGER_DATA_DIR=$source_dir/data
 
+step "every program listed" check_examples_listed
 step "install dependencies" "$source_dir/utils/install-deps.sh"
 step "configure $build_dir" configure
 step "build (-j2)" nice cmake --build "$build_dir" -j2
