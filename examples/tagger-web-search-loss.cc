@@ -50,7 +50,11 @@ main(int argc, char* argv[])
                   "flow sizes: websearch or datamining",
                   workload,
                   {"websearch", "datamining"});
-    cmd.AddDouble("load", "average load of the destination's link, in (0, 1]", cfg.load, 0, 1);
+    cmd.AddDouble("load",
+                  "average load of the destination's link (data frames, wire bytes), in (0, 1]",
+                  cfg.load,
+                  0,
+                  1);
     cmd.AddInteger("seed", "failures and traffic (also ns-3's RngRun)", cfg.seed, 1, INT32_MAX);
     cmd.AddInteger("packets", "data packets the arrivals offer", cfg.packets, 1, 1000000000);
     cmd.AddMilliSeconds("stop-ms", "simulated-time limit (ms; 0: 3 x arrivals + 50 ms)", stopMs);

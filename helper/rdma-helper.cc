@@ -106,7 +106,7 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     UintegerValue payloadValue;
     nic->GetAttribute("PayloadSize", payloadValue);
     uint64_t payload = payloadValue.Get();
-    const uint32_t header = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
+    const uint32_t header = RdmaNic::kRoceHeaderBytes;
     uint64_t packets = (bytes + payload - 1) / payload;
     uint64_t last = bytes - (packets - 1) * payload;
     Time serial =

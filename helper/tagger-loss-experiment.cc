@@ -353,14 +353,17 @@ LossRun::AddTraffic()
     DataRate link(m_cfg.rate);
     UintegerValue payload;
     m_rdma.GetNic(0)->GetAttribute("PayloadSize", payload);
-    // Arrivals offer load * rate: packets * payload bytes take this long.
+    // The load counts wire bytes (headers, FCS, preamble and gap): the flows' payload offers
+    // load * payload / frame of the link, and packets full frames take this long at that load.
+    double frame = m_rdma.GetNic(0)->GetDataFrameWireBytes();
+    double payloadLoad = m_cfg.load * payload.Get() / frame;
     m_result.arrivals =
-        Seconds(double(m_cfg.packets) * payload.Get() * 8 / (m_cfg.load * link.GetBitRate()));
+        Seconds(double(m_cfg.packets) * frame * 8 / (m_cfg.load * link.GetBitRate()));
     std::vector<GeneratedFlow> flows = generator.Generate(m_senders,
                                                           {0},
                                                           RdmaFlowGenerator::INCAST,
                                                           link,
-                                                          m_cfg.load,
+                                                          payloadLoad,
                                                           MicroSeconds(10),
                                                           m_result.arrivals);
     m_nextPort.assign(m_net.GetNHosts(), 0);

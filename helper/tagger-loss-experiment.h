@@ -41,15 +41,15 @@ struct TaggerLossConfig
     uint32_t senders{8};                       //!< N of N-to-1
     TaggerLossMode mode{TaggerLossMode::ROCE}; //!< configuration
     std::string cdf;                           //!< flow-size CDF file
-    double load{0.99};                         //!< average load of the destination's link
-    std::string rate{"40Gbps"};                //!< link rate
-    std::string delay{"1us"};                  //!< link propagation delay
-    uint64_t seed{1};                          //!< failures (and, via RngRun, traffic)
-    uint64_t packets{10000000};                //!< data packets the arrivals offer (target)
-    Time stop;                                 //!< simulated-time limit (0: 3 x arrivals + 50 ms)
-    bool dcqcn{true};                          //!< DCQCN on
-    uint64_t lossyPool{0};                     //!< switch lossy pool, bytes (0: the MMU default)
-    bool progress{false};                      //!< progress lines on stderr
+    double load{0.99}; //!< average load of the destination's link (wire bytes of data frames)
+    std::string rate{"40Gbps"}; //!< link rate
+    std::string delay{"1us"};   //!< link propagation delay
+    uint64_t seed{1};           //!< failures (and, via RngRun, traffic)
+    uint64_t packets{10000000}; //!< data packets the arrivals offer (target)
+    Time stop;                  //!< simulated-time limit (0: 3 x arrivals + 50 ms)
+    bool dcqcn{true};           //!< DCQCN on
+    uint64_t lossyPool{0};      //!< switch lossy pool, bytes (0: the MMU default)
+    bool progress{false};       //!< progress lines on stderr
 };
 
 /// What one cell measured.
@@ -99,7 +99,10 @@ struct TaggerLossResult
  * re-creates a connection that does not come up: a looping flow would only
  * circle its retransmissions until TTL.  Flow sizes from the CDF, Poisson
  * arrivals at the load of the destination's link over a window that offers
- * about `packets` data packets.
+ * about `packets` data packets.  The load counts what data frames occupy on
+ * the wire (RdmaNic::GetDataFrameWireBytes: 1082 bytes per 1000 payload
+ * bytes by default), so a load below 1 leaves the link stable; counted in
+ * payload bytes, 0.99 would offer 1.07 times the link.
  * DWRR with equal weights at every port; RoCE NICs with DCQCN and
  * go-back-N; Tagger modes install TagClos rules for 0 or 1 bounces.
  */

@@ -293,9 +293,8 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
     NS_ABORT_MSG_IF(!device || device->IsSwitchPort(),
                     "RdmaNic::Attach: the device must be a host PfcNetDevice");
     NS_ABORT_MSG_IF(m_device || m_relay, "RdmaNic::Attach: already attached");
-    const uint32_t headers = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
-    NS_ABORT_MSG_IF(m_payloadSize + headers > device->GetMtu(),
-                    "RdmaNic::Attach: PayloadSize " << m_payloadSize << " + " << headers
+    NS_ABORT_MSG_IF(m_payloadSize + kRoceHeaderBytes > device->GetMtu(),
+                    "RdmaNic::Attach: PayloadSize " << m_payloadSize << " + " << kRoceHeaderBytes
                                                     << " header bytes exceeds the device Mtu "
                                                     << device->GetMtu());
     m_device = device;
@@ -416,9 +415,8 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
 Time
 RdmaNic::IdealFct(const SendQp& qp) const
 {
-    uint32_t header = 20 + 8 + 12 + 4; // IPv4, UDP, BTH, ICRC
-    double bits =
-        (qp.packets - 1) * WireBits(m_payloadSize + header) + WireBits(qp.lastPayload + header);
+    double bits = (qp.packets - 1) * WireBits(m_payloadSize + kRoceHeaderBytes) +
+                  WireBits(qp.lastPayload + kRoceHeaderBytes);
     return Seconds(bits / m_lineRate);
 }
 
@@ -979,6 +977,12 @@ uint32_t
 RdmaNic::GetActiveFlows() const
 {
     return m_activeQps.size();
+}
+
+uint32_t
+RdmaNic::GetDataFrameWireBytes() const
+{
+    return uint32_t(WireBits(m_payloadSize + kRoceHeaderBytes) / 8);
 }
 
 uint64_t

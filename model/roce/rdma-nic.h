@@ -120,6 +120,10 @@ struct RdmaFlowRecord
 class RdmaNic : public Object
 {
   public:
+    /// Bytes of the headers a RoCEv2 data packet adds to its payload: IPv4 (20), UDP (8),
+    /// BTH (12) and ICRC (4).
+    static constexpr uint32_t kRoceHeaderBytes = 20 + 8 + 12 + 4;
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -163,7 +167,12 @@ class RdmaNic : public Object
 
     /// \return records of every flow this NIC sent (finished or not)
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
-    uint32_t GetActiveFlows() const;          //!< \return flows not yet acknowledged in full
+    uint32_t GetActiveFlows() const; //!< \return flows not yet acknowledged in full
+    /**
+     * \return bytes a full-size data packet occupies on an untagged link: PayloadSize,
+     * kRoceHeaderBytes, the Ethernet header and FCS, preamble and inter-frame gap
+     */
+    uint32_t GetDataFrameWireBytes() const;
     uint64_t GetDataPacketsSent() const;      //!< \return data packets sent (first and again)
     uint64_t GetRetransmittedPackets() const; //!< \return data packets sent again
     uint64_t GetTimeouts() const;             //!< \return retransmission timeouts
