@@ -21,7 +21,6 @@
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 using namespace ns3;
@@ -76,29 +75,14 @@ main(int argc, char* argv[])
               << cfg.seeds << " seeds (base seed " << cfg.seed
               << "); local reroute with the data plane's rule"
               << (cfg.redraw ? ", choices drawn anew at each visit (--redraw)" : "") << "\n"
-              << "   k   fail%   once% (95% CI)        twice% (95% CI)      more% (95% CI)"
-                 "       looped%  noroute%\n";
+              << tagger::BounceTableHeader();
     auto show = [](const tagger::BouncePoint& p) {
         std::cerr << "tagger-bounce-model: k=" << p.k << " f=" << p.rate << " done\n";
-        std::printf("%4u %7.1f %8.4f +- %-8.4f %8.4f +- %-8.4f %8.4f +- %-8.4f %9.4f %9.4f\n",
-                    p.k,
-                    100 * p.rate,
-                    p.once.mean,
-                    p.once.half,
-                    p.twice.mean,
-                    p.twice.half,
-                    p.more.mean,
-                    p.more.half,
-                    p.looped.mean,
-                    p.noRoute.mean);
-        std::fflush(stdout);
+        std::cout << tagger::FormatBounceRow(p) << std::flush;
     };
     std::vector<tagger::BouncePoint> points = tagger::RunBounceGrid(cfg, show);
     tagger::WriteBounceCsv(csvFile, points);
-    std::string png = plot.size() > 4 && plot.substr(plot.size() - 4) == ".plt"
-                          ? plot.substr(0, plot.size() - 4) + ".png"
-                          : plot + ".png";
-    tagger::WriteBouncePlot(plotFile, csv, png, cfg.ks);
+    tagger::WriteBouncePlot(plotFile, csv, tagger::BouncePlotImage(plot), cfg.ks);
     cmd.CloseOutput("csv", csv, csvFile);
     cmd.CloseOutput("plot", plot, plotFile);
     std::cout << "Tagger (ToN), Sec. VIII-D, k=8 f=20%: about 16 % once, about 3 % more than once\n"

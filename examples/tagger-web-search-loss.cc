@@ -18,7 +18,6 @@
  */
 
 #include "ns3/core-module.h"
-#include "ns3/rdma-workload.h"
 #include "ns3/tagger-command-line.h"
 #include "ns3/tagger-loss-experiment.h"
 
@@ -67,35 +66,7 @@ main(int argc, char* argv[])
                    0,
                    8 << 20);
     cmd.Parse(argc, argv);
-    if (cfg.k % 2 != 0)
-    {
-        cmd.Fail("k", std::to_string(cfg.k), "must be even");
-    }
-    if (cfg.failureRate >= 1)
-    {
-        cmd.Fail("failure-rate",
-                 TaggerCommandLine::FormatNumber(cfg.failureRate),
-                 "must be below 1");
-    }
-    if (!TaggerLossExperiment::HasSenders(cfg.k, cfg.senders))
-    {
-        cmd.Fail("senders",
-                 std::to_string(cfg.senders),
-                 "more than the hosts outside the destination's ToR");
-    }
-    if (cfg.load <= 0)
-    {
-        cmd.Fail("load", TaggerCommandLine::FormatNumber(cfg.load), "must be above 0");
-    }
-    if (cfg.lossyPool > 0 && cfg.lossyPool < 10000)
-    {
-        cmd.Fail("lossy-pool", std::to_string(cfg.lossyPool), "below 10000 bytes");
-    }
-    cfg.mode = mode == "roce"      ? TaggerLossMode::ROCE
-               : mode == "tagger1" ? TaggerLossMode::TAGGER1
-                                   : TaggerLossMode::TAGGER2;
-    cfg.cdf = FindTaggerDataFile(workload + ".cdf");
-    cfg.stop = TaggerCommandLine::MilliSecondsToTime(stopMs);
+    TaggerLossExperiment::FinishFlags(cmd, cfg, mode, workload, stopMs);
     cfg.progress = true;
     RngSeedManager::SetRun(cfg.seed);
 

@@ -8,6 +8,7 @@
 #include "pfc-stats-helper.h"
 #include "pfc-topology-helper.h"
 #include "rdma-helper.h"
+#include "tagger-command-line.h"
 #include "tagger-helper.h"
 
 #include "ns3/abort.h"
@@ -413,6 +414,8 @@ LossRun::Measure()
     for (uint32_t s : m_senders)
     {
         m_result.dataPackets += m_rdma.GetNic(s)->GetDataPacketsSent();
+        m_result.retransmitted += m_rdma.GetNic(s)->GetRetransmittedPackets();
+        m_result.timeouts += m_rdma.GetNic(s)->GetTimeouts();
     }
     m_result.lossyDrops = stats.GetDropCount(PfcDropReason::LOSSY_OVERFLOW);
     m_result.losslessDrops = stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
@@ -490,6 +493,44 @@ TaggerLossExperiment::HasSenders(uint32_t k, uint32_t senders)
     return senders >= 1 && uint64_t(senders) <= uint64_t(k) * k * k / 4 - k / 2;
 }
 
+void
+TaggerLossExperiment::FinishFlags(TaggerCommandLine& cmd,
+                                  TaggerLossConfig& cfg,
+                                  const std::string& mode,
+                                  const std::string& workload,
+                                  double stopMs)
+{
+    if (cfg.k % 2 != 0)
+    {
+        cmd.Fail("k", std::to_string(cfg.k), "must be even");
+    }
+    if (cfg.failureRate >= 1)
+    {
+        cmd.Fail("failure-rate",
+                 TaggerCommandLine::FormatNumber(cfg.failureRate),
+                 "must be below 1");
+    }
+    if (!HasSenders(cfg.k, cfg.senders))
+    {
+        cmd.Fail("senders",
+                 std::to_string(cfg.senders),
+                 "more than the hosts outside the destination's ToR");
+    }
+    if (cfg.load <= 0)
+    {
+        cmd.Fail("load", TaggerCommandLine::FormatNumber(cfg.load), "must be above 0");
+    }
+    if (cfg.lossyPool > 0 && cfg.lossyPool < 10000)
+    {
+        cmd.Fail("lossy-pool", std::to_string(cfg.lossyPool), "below 10000 bytes");
+    }
+    cfg.mode = mode == "roce"      ? TaggerLossMode::ROCE
+               : mode == "tagger1" ? TaggerLossMode::TAGGER1
+                                   : TaggerLossMode::TAGGER2;
+    cfg.cdf = FindTaggerDataFile(workload + ".cdf");
+    cfg.stop = TaggerCommandLine::MilliSecondsToTime(stopMs);
+}
+
 std::string
 TaggerLossExperiment::GetModeName(TaggerLossMode mode)
 {
@@ -517,7 +558,8 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
        << "; measured: 0: " << r.measuredBounces[0] << ", 1: " << r.measuredBounces[1]
        << ", 2+: " << r.measuredBounces[2] << " (" << r.bounceMismatches << " flows differ)\n";
     os << "data packets sent " << r.dataPackets << " (first switches forwarded "
-       << r.traceDataPackets << "); drops: lossy " << r.lossyDrops << " (Drop traces "
+       << r.traceDataPackets << "; sent again " << r.retransmitted << ", after " << r.timeouts
+       << " timeouts and the NAKs); drops: lossy " << r.lossyDrops << " (Drop traces "
        << r.traceLossyDrops << "), lossless " << r.losslessDrops << ", other " << r.otherDrops
        << "\n";
     if (r.lossyDrops == 0)
@@ -548,7 +590,7 @@ TaggerLossExperiment::FormatResult(const TaggerLossResult& r)
        << " bounced2plus=" << r.measuredBounces[2] / flows << " other_drops=" << r.otherDrops
        << " flows=" << r.flows << " skipped_ports=" << r.skippedPorts << " loss_upper95="
        << (r.lossyDrops ? r.GetLossRate() : 3.0 / std::max<uint64_t>(r.dataPackets, 1))
-       << " fct_p99_us=" << r.fctUs[2];
+       << " fct_p99_us=" << r.fctUs[2] << " retransmitted=" << r.retransmitted;
     return os.str();
 }
 

@@ -25,6 +25,8 @@
 namespace ns3
 {
 
+class TaggerCommandLine;
+
 /// The three configurations of Table VI.
 enum class TaggerLossMode
 {
@@ -65,6 +67,8 @@ struct TaggerLossResult
     std::array<uint64_t, 3> measuredBounces{}; //!< the same, measured in the data plane
     uint32_t bounceMismatches{0};  //!< flows seen whose measured bounces differ from the model
     uint64_t dataPackets{0};       //!< data packets the NICs sent (retransmissions included)
+    uint64_t retransmitted{0};     //!< of them, sent again (go-back-N after a NAK or timeout)
+    uint64_t timeouts{0};          //!< retransmission timeouts of the senders
     uint64_t lossyDrops{0};        //!< lossy-queue congestion drops
     uint64_t losslessDrops{0};     //!< lossless-queue overflow drops
     uint64_t otherDrops{0};        //!< drops for any other reason
@@ -116,6 +120,20 @@ class TaggerLossExperiment
     /// \param k port count \param senders N \return whether FatTree(k) has N hosts
     /// outside host 0's ToR
     static bool HasSenders(uint32_t k, uint32_t senders);
+    /**
+     * Check what the flags cannot check one by one (k even, failure rate below 1, enough
+     * senders, load above 0, lossy pool 0 or at least 10000 bytes) and fill cfg.mode, cfg.cdf
+     * (the data file of \p workload) and cfg.stop.  A bad value ends the program through
+     * TaggerCommandLine::Fail (one line naming the flag, exit 2).
+     * \param cmd the parsed command line \param cfg set-up read from it \param mode "roce",
+     * "tagger1" or "tagger2" \param workload "websearch" or "datamining" \param stopMs
+     * simulated-time limit in ms (0: none)
+     */
+    static void FinishFlags(TaggerCommandLine& cmd,
+                            TaggerLossConfig& cfg,
+                            const std::string& mode,
+                            const std::string& workload,
+                            double stopMs);
     /// Print the set-up and the measurements. \param os stream \param cfg set-up \param r result
     static void PrintReport(std::ostream& os,
                             const TaggerLossConfig& cfg,

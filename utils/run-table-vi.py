@@ -161,18 +161,22 @@ def write_csv(path, results):
 
 
 def write_plot(path, csv_path, workloads):
+    """One panel per workload: each configuration's loss rate against N, a
+    zero as an open down-triangle at its bound 3/N, the paper's non-zero
+    values as open symbols of the configuration's colour."""
     png = os.path.splitext(path)[0] + ".png"
     with open(path, "w") as f:
         f.write("""# Tagger (ToN) Table VI: loss rate per scenario (zeros at their bound 3/N)
-set terminal png size %d,550
+set terminal png size %d,600
 set output '%s'
 set datafile separator ','
 set logscale y
 set format y '10^{%%L}'
 set xlabel 'senders (N-to-1)'
 set ylabel 'loss rate'
-set key bottom right font ',8'
+set key outside bottom center horizontal maxrows 3 font ',8'
 set xrange [4:28]
+set yrange [1e-8:1]
 set xtics (8, 16, 24)
 set multiplot layout 1,%d
 """ % (750 * len(workloads), png, len(workloads)))
@@ -180,13 +184,18 @@ set multiplot layout 1,%d
             f.write("set title '%s'\nplot " % workload)
             parts = []
             for i, (mode, label) in enumerate(MODES):
-                parts.append("'%s' using ($3+%d):(strcol(1) eq '%s' && strcol(2) eq '%s' ? "
-                             "$15 : 1/0) with linespoints pt %d title '%s'"
-                             % (csv_path, i - 1, workload, mode, 5 + 2 * i, label))
+                match = "strcol(1) eq '%s' && strcol(2) eq '%s'" % (workload, mode)
+                x = "($3+%g)" % (0.4 * (i - 1))
+                parts.append("'%s' using %s:(%s && $7 > 0 ? $15 : 1/0) with linespoints "
+                             "lc %d pt %d title '%s'"
+                             % (csv_path, x, match, i + 1, 5 + 2 * i, label))
+                parts.append("'%s' using %s:(%s && $7 == 0 ? $15 : 1/0) with points "
+                             "lc %d pt 10 ps 1.5 title '%s: 0 (at 3/N)'"
+                             % (csv_path, x, match, i + 1, mode))
                 if workload == "websearch":
-                    parts.append("'%s' using ($3+%d):(strcol(1) eq '%s' && strcol(2) eq '%s' "
-                                 "&& $4 > 0 ? $4 : 1/0) with points pt %d title 'paper %s'"
-                                 % (csv_path, i - 1, workload, mode, 4 + 2 * i, mode))
+                    parts.append("'%s' using %s:(%s && $4 > 0 ? $4 : 1/0) with points "
+                                 "lc %d pt %d ps 1.5 title 'paper, %s'"
+                                 % (csv_path, x, match, i + 1, 4 + 2 * i, mode))
             f.write(", \\\n     ".join(parts) + "\n")
         f.write("unset multiplot\n")
 

@@ -7,6 +7,7 @@
 #include "tagger-topology-generators.h"
 
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -121,6 +122,42 @@ FormatBounceResult(const BouncePoint& p)
        << " once=" << Pct(p.once.mean) << " twice=" << Pct(p.twice.mean)
        << " more=" << Pct(p.more.mean) << " unreachable=" << Pct(p.looped.mean + p.noRoute.mean);
     return os.str();
+}
+
+std::string
+BounceTableHeader()
+{
+    return "   k   fail%   once% (95% CI)        twice% (95% CI)      more% (95% CI)"
+           "       looped%  noroute%\n";
+}
+
+std::string
+FormatBounceRow(const BouncePoint& p)
+{
+    char row[160];
+    std::snprintf(row,
+                  sizeof(row),
+                  "%4u %7.1f %8.4f +- %-8.4f %8.4f +- %-8.4f %8.4f +- %-8.4f %9.4f %9.4f\n",
+                  p.k,
+                  100 * p.rate,
+                  p.once.mean,
+                  p.once.half,
+                  p.twice.mean,
+                  p.twice.half,
+                  p.more.mean,
+                  p.more.half,
+                  p.looped.mean,
+                  p.noRoute.mean);
+    return row;
+}
+
+std::string
+BouncePlotImage(const std::string& plot)
+{
+    const std::string ext = ".plt";
+    bool plt =
+        plot.size() > ext.size() && plot.compare(plot.size() - ext.size(), ext.size(), ext) == 0;
+    return (plt ? plot.substr(0, plot.size() - ext.size()) : plot) + ".png";
 }
 
 void

@@ -75,6 +75,17 @@ uint64_t BounceRunSeed(uint64_t seed, uint32_t k, double rate, uint32_t s);
 /// unreachable=.." (percentages; unreachable: never delivered, looped or no route)
 std::string FormatBounceResult(const BouncePoint& p);
 
+/// \return the header of the table FormatBounceRow writes (two lines, ending in a newline)
+std::string BounceTableHeader();
+
+/// \param p a point \return its table row: k, failure rate, once, twice and more (% with the
+/// 95 % CI half-widths), looped and no route (%), ending in a newline
+std::string FormatBounceRow(const BouncePoint& p);
+
+/// \param plot a gnuplot script's name \return the image it draws: the name with ".plt"
+/// replaced by ".png" (".png" appended when it does not end in ".plt")
+std::string BouncePlotImage(const std::string& plot);
+
 /// Write the points as CSV (header line, then one row per point).
 /// \param os the stream \param points the points
 void WriteBounceCsv(std::ostream& os, const std::vector<BouncePoint>& points);

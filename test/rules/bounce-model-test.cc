@@ -295,4 +295,24 @@ TEST(BounceGridTest, PointsResultLinesAndErrors)
     EXPECT_THROW(RunBounceGrid(cfg, nullptr), TaggerError) << "fewer flows than seeds";
 }
 
+TEST(BounceGridTest, TableRowAndImageName)
+{
+    BouncePoint p;
+    p.k = 8;
+    p.rate = 0.2;
+    p.once = {10.25, 0.5};
+    p.twice = {1.0, 0.125};
+    p.more = {0.0, 0.0};
+    p.looped = {23.0, 1.0};
+    p.noRoute = {0.3, 0.1};
+    // Widths 4, 7.1, 8.4 +- -8.4 (three times), 9.4, 9.4, worked out by hand.
+    EXPECT_EQ(FormatBounceRow(p),
+              "   8    20.0  10.2500 +- 0.5000     1.0000 +- 0.1250     0.0000 +- 0.0000  "
+              "   23.0000    0.3000\n");
+    EXPECT_EQ(BounceTableHeader().substr(0, 12), "   k   fail%");
+    EXPECT_EQ(BouncePlotImage("fig14.plt"), "fig14.png");
+    EXPECT_EQ(BouncePlotImage("out/plot"), "out/plot.png");
+    EXPECT_EQ(BouncePlotImage(".plt"), ".plt.png");
+}
+
 } // namespace
