@@ -59,7 +59,7 @@ BuildPrefixes(const Topology& topo, const std::vector<Path>& paths)
             if (it == index.end())
             {
                 it = index.emplace(std::make_pair(parent, inIdx), prefixes.size()).first;
-                prefixes.push_back(Prefix{inIdx, parent, parentOut});
+                prefixes.push_back(Prefix{inIdx, parent, parentOut, {}});
             }
             parent = it->second;
             parentOut = topo.GetPortTo(path[i], path[i + 1]);

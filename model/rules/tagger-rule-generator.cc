@@ -758,7 +758,7 @@ PrintRuleSummary(const RuleGeneratorOptions& options,
       << "; lower bound " << r.lowerBound
       << (r.lowerBound > o.tagging.classes ? ": the ELP's port graph has a cycle"
                                            : ": the ELP's port graph is acyclic")
-      << ")\n";
+      << (r.losslessTags == r.lowerBound ? ", so no rules need fewer tags" : "") << ")\n";
     PrintRuleCounts(r, s);
     s << "verified:       yes (no cycle within a tag, no tag decrease, every ELP path lossless)\n";
     if (!o.json.empty())
