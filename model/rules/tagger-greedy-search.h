@@ -30,13 +30,13 @@ namespace tagger
 {
 
 /// Shuffled restarts of the search by default (tagger-rules --restarts).
-constexpr uint32_t kDefaultRestarts = 32;
+constexpr uint32_t kDefaultRestarts = 64;
 
 /**
  * Work budget of the search by default, in HopGraph entries times attempts:
  * an ELP with E entries (HopGraph::CountEntries) gets at most
  * max(1, kDefaultSearchWork / E) attempts.  A random sparse graph of 30
- * switches with a tree ELP has about 1,200 entries (every attempt), one of 60
+ * switches with a tree ELP has about 1,200 entries (all 67 attempts), one of 60
  * about 3,500 (28 attempts); Table V's inputs (E from about 10^5 to the
  * millions) run the LOCAL order alone, as before the search existed (a
  * shuffled attempt costs up to three LOCAL ones there).

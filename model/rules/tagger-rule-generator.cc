@@ -351,7 +351,7 @@ RunAlgorithm(TaggingAlgorithm algorithm,
 
 /**
  * "greedy (Algorithm 2, order=local, cycle-check=incremental)", "greedy
- * (Algorithm 2, best of 35 orders (local, paper, plain, 32 shuffled): plain,
+ * (Algorithm 2, best of 67 orders (local, paper, plain, 64 shuffled): plain,
  * cycle-check=incremental)", ...
  */
 std::string
