@@ -109,6 +109,101 @@ Mean(const std::vector<OrderBenchCase>& cases, Get get)
     return cases.empty() ? 0 : sum / cases.size();
 }
 
+/// Per order and the default: how often it needs k tags.
+void
+PrintHistograms(const std::vector<OrderBenchCase>& cases, std::ostream& s)
+{
+    s << "lossless tags needed, over " << cases.size() << " cases:\n";
+    for (uint32_t i = 0; i <= kBenchOrders; ++i)
+    {
+        std::map<uint32_t, size_t> h;
+        for (const auto& c : cases)
+        {
+            ++h[i < kBenchOrders ? c.tags[i] : c.defaultTags];
+        }
+        s << "  " << std::left << std::setw(8)
+          << (i < kBenchOrders ? GetName(kOrders[i]) : "default") << std::right << Histogram(h)
+          << "\n";
+    }
+}
+
+/// The default against each order; returns the cases where it is worse than some order.
+size_t
+PrintVersus(const std::vector<OrderBenchCase>& cases, std::ostream& s)
+{
+    s << "default (order search) against each order: worse / equal / better\n";
+    for (uint32_t i = 0; i < kBenchOrders; ++i)
+    {
+        size_t worse = 0;
+        size_t equal = 0;
+        size_t better = 0;
+        for (const auto& c : cases)
+        {
+            worse += c.defaultTags > c.tags[i];
+            equal += c.defaultTags == c.tags[i];
+            better += c.defaultTags < c.tags[i];
+        }
+        s << "  vs " << std::left << std::setw(6) << GetName(kOrders[i]) << std::right
+          << std::setw(5) << worse << " / " << std::setw(4) << equal << " / " << std::setw(4)
+          << better << "\n";
+    }
+    size_t worseThanAny = 0;
+    for (const auto& c : cases)
+    {
+        worseThanAny += std::any_of(std::begin(c.tags), std::end(c.tags), [&c](uint32_t t) {
+            return c.defaultTags > t;
+        });
+    }
+    return worseThanAny;
+}
+
+/// The default's gap to the exact minimum, over the cases where it is known.
+struct ExactGap
+{
+    size_t solved{0};   //!< cases with the minimum known
+    size_t unsolved{0}; //!< cases out of the solver's resource limit
+    size_t optimal{0};  //!< the default needs the minimum
+    size_t miss1{0};    //!< one tag more
+    size_t miss2{0};    //!< two or more
+};
+
+/// The winning orders, the lower bound and the gap to the exact minimum.
+ExactGap
+PrintGap(const std::vector<OrderBenchCase>& cases, std::ostream& s)
+{
+    std::map<std::string, size_t> winners;
+    size_t atBound = 0;
+    ExactGap g;
+    for (const auto& c : cases)
+    {
+        ++winners[c.winner.substr(0, c.winner.find('#'))];
+        atBound += c.defaultTags == c.lowerBound;
+        if (c.exactTried && !c.exact.solved)
+        {
+            ++g.unsolved;
+        }
+        if (!c.exactTried || !c.exact.solved)
+        {
+            continue;
+        }
+        ++g.solved;
+        const uint32_t gap = c.defaultTags - c.exact.minimum;
+        g.optimal += gap == 0;
+        g.miss1 += gap == 1;
+        g.miss2 += gap >= 2;
+    }
+    s << "winning order of the default:";
+    for (const auto& kv : winners)
+    {
+        s << " " << kv.first << " " << kv.second;
+    }
+    s << "\ndefault at the lower bound (so optimal): " << atBound << " of " << cases.size() << "\n";
+    s << "exact minimum (Z3): " << g.solved << " cases solved, " << g.unsolved
+      << " out of the resource limit; default optimal in " << g.optimal << ", one tag more in "
+      << g.miss1 << ", two or more in " << g.miss2 << "\n";
+    return g;
+}
+
 } // namespace
 
 std::vector<OrderBenchCase>
@@ -148,76 +243,9 @@ void
 PrintOrderBench(const std::vector<OrderBenchCase>& cases, std::ostream& os)
 {
     std::ostringstream s;
-    s << "lossless tags needed, over " << cases.size() << " cases:\n";
-    for (uint32_t i = 0; i <= kBenchOrders; ++i)
-    {
-        std::map<uint32_t, size_t> h;
-        for (const auto& c : cases)
-        {
-            ++h[i < kBenchOrders ? c.tags[i] : c.defaultTags];
-        }
-        s << "  " << std::left << std::setw(8)
-          << (i < kBenchOrders ? GetName(kOrders[i]) : "default") << std::right << Histogram(h)
-          << "\n";
-    }
-    s << "default (order search) against each order: worse / equal / better\n";
-    size_t worseThanAny = 0;
-    for (const auto& c : cases)
-    {
-        worseThanAny += std::any_of(std::begin(c.tags), std::end(c.tags), [&c](uint32_t t) {
-            return c.defaultTags > t;
-        });
-    }
-    for (uint32_t i = 0; i < kBenchOrders; ++i)
-    {
-        size_t worse = 0;
-        size_t equal = 0;
-        size_t better = 0;
-        for (const auto& c : cases)
-        {
-            worse += c.defaultTags > c.tags[i];
-            equal += c.defaultTags == c.tags[i];
-            better += c.defaultTags < c.tags[i];
-        }
-        s << "  vs " << std::left << std::setw(6) << GetName(kOrders[i]) << std::right
-          << std::setw(5) << worse << " / " << std::setw(4) << equal << " / " << std::setw(4)
-          << better << "\n";
-    }
-    std::map<std::string, size_t> winners;
-    size_t atBound = 0;
-    size_t exactCases = 0;
-    size_t unsolved = 0;
-    size_t optimal = 0;
-    size_t miss1 = 0;
-    size_t miss2 = 0;
-    for (const auto& c : cases)
-    {
-        ++winners[c.winner.substr(0, c.winner.find('#'))];
-        atBound += c.defaultTags == c.lowerBound;
-        if (!c.exactTried)
-        {
-            continue;
-        }
-        if (!c.exact.solved)
-        {
-            ++unsolved;
-            continue;
-        }
-        ++exactCases;
-        const uint32_t gap = c.defaultTags - c.exact.minimum;
-        optimal += gap == 0;
-        miss1 += gap == 1;
-        miss2 += gap >= 2;
-    }
-    s << "winning order of the default:";
-    for (const auto& kv : winners)
-    {
-        s << " " << kv.first << " " << kv.second;
-    }
-    s << "\ndefault at the lower bound (so optimal): " << atBound << " of " << cases.size() << "\n";
-    s << "exact minimum (Z3): " << exactCases << " cases solved, " << unsolved
-      << " out of the resource limit; default optimal in " << optimal << ", one tag more in "
-      << miss1 << ", two or more in " << miss2 << "\n";
+    PrintHistograms(cases, s);
+    const size_t worseThanAny = PrintVersus(cases, s);
+    const ExactGap gap = PrintGap(cases, s);
     s << std::fixed << std::setprecision(3) << "RESULT cases=" << cases.size()
       << " default_worse=" << worseThanAny;
     for (uint32_t i = 0; i < kBenchOrders; ++i)
@@ -226,8 +254,8 @@ PrintOrderBench(const std::vector<OrderBenchCase>& cases, std::ostream& os)
           << Mean(cases, [i](const OrderBenchCase& c) { return c.tags[i]; });
     }
     s << " mean_tags_default=" << Mean(cases, [](const OrderBenchCase& c) { return c.defaultTags; })
-      << " exact_cases=" << exactCases << " default_optimal=" << optimal
-      << " default_miss1=" << miss1 << " default_miss2=" << miss2 << "\n";
+      << " exact_cases=" << gap.solved << " default_optimal=" << gap.optimal
+      << " default_miss1=" << gap.miss1 << " default_miss2=" << gap.miss2 << "\n";
     os << s.str();
 }
 
