@@ -111,6 +111,9 @@ examples()
     # Defaults: the whole Fig. 14 grid (10^6 flows per point) and a 10^7-packet
     # Table VI cell, an hour under ASan; the same code on less traffic.
     example tagger-bounce-model --flows=20000 --seeds=4
+    # Defaults: 120 graphs of 30-60 switches with the exact minimum, minutes
+    # under ASan; small graphs run the same code.
+    example tagger-order-bench --sizes=8,12 --max-degrees=4 --extra-paths=0,10 --graphs=3
     example tagger-web-search-loss --k=4 --senders=6 --packets=30000
     example tagger-web-search-loss --k=4 --senders=6 --packets=30000 --mode=tagger2
 }

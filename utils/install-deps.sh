@@ -16,6 +16,7 @@ packages=(
     nlohmann-json3-dev              # JSON
     cmake g++ ninja-build
     dpkg-dev                        # apt-get source (utils/check-in-tree.sh)
+    libz3-dev                       # optional: the exact tag oracle (tagger-exact-tags.h)
 )
 packages+=("$@")
 

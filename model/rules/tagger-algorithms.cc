@@ -5,9 +5,11 @@
 #include "tagger-algorithms.h"
 
 #include "tagger-dynamic-topo-order.h"
+#include "tagger-elp-core.h"
 
 #include <algorithm>
 #include <memory>
+#include <random>
 
 namespace ns3
 {
@@ -138,7 +140,8 @@ class GreedyMerge
           m_rules(m_topo),
           m_tags(elp.GetMaxLevel() + 2),
           m_initialOrder(UpDownOrder(m_topo)),
-          m_startPos(m_nPorts)
+          m_startPos(m_nPorts),
+          m_rng(opt.shuffleSeed)
     {
         for (uint32_t i = 0; i < m_nPorts; ++i)
         {
@@ -161,15 +164,22 @@ class GreedyMerge
             // close a cycle among themselves, and insert in O(1)), then the others:
             // against the dense graph of the first pass most of them are refused by
             // the landmark filter instead of re-ordering large regions.
-            for (int pass = 0; pass < 2; ++pass)
+            if (m_opt.order == GreedyOrder::LOCAL || m_opt.order == GreedyOrder::PAPER)
             {
-                for (NodeId x = 0; x < m_topo.GetNNodes(); ++x)
+                for (int pass = 0; pass < 2; ++pass)
                 {
-                    if (Forwards(m_topo, x))
+                    for (NodeId x = 0; x < m_topo.GetNNodes(); ++x)
                     {
-                        TagNode(x, level, pass == 0);
+                        if (Forwards(m_topo, x))
+                        {
+                            TagNode(x, level, pass == 0);
+                        }
                     }
                 }
+            }
+            else
+            {
+                TagLevelInOrder(level);
             }
             m_tags[level].clear();
             m_tags[level].shrink_to_fit();
@@ -230,10 +240,12 @@ class GreedyMerge
     }
 
     /**
-     * The transitions of node x at `level` whose edge agrees with the starting
-     * order (agreeing) or does not (!agreeing), with every tag they carry.
+     * Call f(t, in, out, inIdx, peerIdx, agrees) for every transition of node x
+     * at `level` with every tag t it carries, in (in, out, t) order; agrees
+     * tells whether its edge agrees with the starting order.
      */
-    void TagNode(NodeId x, uint32_t level, bool agreeing)
+    template <typename F>
+    void ForEachStep(NodeId x, uint32_t level, F f) const
     {
         const uint32_t p = m_topo.GetNode(x).ports;
         for (PortNo in = 0; in < p; ++in)
@@ -255,18 +267,79 @@ class GreedyMerge
                 const PortIndex peerIdx =
                     toForwarder ? m_topo.GetPortIndex(peer.node, peer.port) : kNone;
                 const bool agrees = !toForwarder || m_startPos[inIdx] < m_startPos[peerIdx];
-                if (agrees != agreeing)
-                {
-                    continue;
-                }
                 for (uint32_t t = 1; here >> t; ++t)
                 {
                     if (here >> t & 1)
                     {
-                        TagTransition(x, static_cast<Tag>(t), in, out, inIdx, peerIdx, level);
+                        f(static_cast<Tag>(t), in, out, inIdx, peerIdx, agrees);
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The transitions of node x at `level` whose edge agrees with the starting
+     * order (agreeing) or does not (!agreeing), with every tag they carry.
+     */
+    void TagNode(NodeId x, uint32_t level, bool agreeing)
+    {
+        ForEachStep(x, level, [&](Tag t, PortNo in, PortNo out, PortIndex i, PortIndex j, bool a) {
+            if (a == agreeing)
+            {
+                TagTransition(x, t, in, out, i, j, level);
+            }
+        });
+    }
+
+    /// One transition of a level with the tag it carries.
+    struct Step
+    {
+        NodeId x;          //!< the node
+        Tag t;             //!< the tag it arrives with
+        PortNo in;         //!< in port
+        PortNo out;        //!< out port
+        PortIndex inIdx;   //!< index of the in port
+        PortIndex peerIdx; //!< index of the next ingress port, or kNone
+    };
+
+    /**
+     * GreedyOrder::PLAIN and SHUFFLED: collect the level's transitions, sort
+     * them by (node, tag, in, out) or shuffle them (seeded), and decide them
+     * in that order.
+     */
+    void TagLevelInOrder(uint32_t level)
+    {
+        std::vector<Step> steps;
+        for (NodeId x = 0; x < m_topo.GetNNodes(); ++x)
+        {
+            if (Forwards(m_topo, x))
+            {
+                ForEachStep(x,
+                            level,
+                            [&](Tag t, PortNo in, PortNo out, PortIndex i, PortIndex j, bool) {
+                                steps.push_back(Step{x, t, in, out, i, j});
+                            });
+            }
+        }
+        if (m_opt.order == GreedyOrder::SHUFFLED)
+        {
+            for (size_t i = steps.size(); i > 1; --i)
+            {
+                std::swap(steps[i - 1], steps[detail::UniformIndex(m_rng, i)]);
+            }
+        }
+        else
+        {
+            // (node, in, out, tag) as collected: a stable sort on (node, tag) gives (node, tag, in,
+            // out)
+            std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+                return a.x != b.x ? a.x < b.x : a.t < b.t;
+            });
+        }
+        for (const Step& s : steps)
+        {
+            TagTransition(s.x, s.t, s.in, s.out, s.inIdx, s.peerIdx, level);
         }
     }
 
@@ -330,11 +403,29 @@ class GreedyMerge
     std::vector<uint32_t> m_startPos;     //!< position of each port in m_initialOrder
     std::vector<uint32_t> m_landmarks;    //!< for the refusal filter of every G_t
     std::vector<std::unique_ptr<DynamicTopoOrder>> m_subgraph; //!< G_t per tag t
-    uint32_t m_floor{1};  //!< Algorithm 2's t' (GreedyOrder::PAPER only)
-    bool m_raised{false}; //!< this level gave some transition a tag above m_floor
+    std::mt19937_64 m_rng; //!< GreedyOrder::SHUFFLED: the order's random draws
+    uint32_t m_floor{1};   //!< Algorithm 2's t' (GreedyOrder::PAPER only)
+    bool m_raised{false};  //!< this level gave some transition a tag above m_floor
 };
 
 } // namespace
+
+std::string
+GetName(GreedyOrder order)
+{
+    switch (order)
+    {
+    case GreedyOrder::LOCAL:
+        return "local";
+    case GreedyOrder::PAPER:
+        return "paper";
+    case GreedyOrder::PLAIN:
+        return "plain";
+    case GreedyOrder::SHUFFLED:
+        break;
+    }
+    return "shuffled";
+}
 
 TagRules
 TagBruteForce(const HopGraph& elp, const TaggingOptions& opt)

@@ -39,8 +39,23 @@ enum class GreedyOrder
      * Algorithm 2 as printed: one current tag t' for the whole level; once a
      * level needed t' + 1, every later level starts from t' + 1.
      */
-    PAPER
+    PAPER,
+    /**
+     * Algorithm 2 with the plainest order: inside a level the transitions
+     * (switch, tag, in, out) are taken in sorted order (switch id, then tag,
+     * in port, out port), each first fit as in LOCAL.
+     */
+    PLAIN,
+    /**
+     * A seeded random order inside every level (TaggingOptions::shuffleSeed),
+     * each transition first fit as in LOCAL: the randomized restarts of the
+     * order search (tagger-greedy-search.h).
+     */
+    SHUFFLED
 };
+
+/// The tagger-rules name of an order: "local", "paper", "plain", "shuffled".
+std::string GetName(GreedyOrder order);
 
 /// Options of the tagging algorithms.
 struct TaggingOptions
@@ -48,6 +63,7 @@ struct TaggingOptions
     uint32_t classes{1}; //!< application classes; class c starts with tag c
     CycleCheck cycleCheck{CycleCheck::INCREMENTAL};
     GreedyOrder order{GreedyOrder::LOCAL};
+    uint64_t shuffleSeed{1}; //!< GreedyOrder::SHUFFLED: the seed of the order
 };
 
 /**
@@ -63,9 +79,11 @@ TagRules TagBruteForce(const HopGraph& elp, const TaggingOptions& opt = {});
  * the result is a function of (tag, in, out) by construction.  A transition
  * keeps its tag when the edge it adds leaves that tag's subgraph acyclic,
  * otherwise it gets the next tag (which can never close a cycle, since edges
- * between tags only go up).  Inside a level, transitions are taken in node,
- * in-port, out-port order, first those whose edge agrees with an up-down order
- * of the links (BFS ranks), then the others.
+ * between tags only go up).  Inside a level, transitions are taken in the
+ * order opt.order names; LOCAL and PAPER take them in node, in-port, out-port
+ * order, first those whose edge agrees with an up-down order of the links (BFS
+ * ranks), then the others.  The result depends on the order (and, for
+ * SHUFFLED, on opt.shuffleSeed) only, never on the cycle check.
  */
 TagRules TagGreedy(const HopGraph& elp, const TaggingOptions& opt = {});
 

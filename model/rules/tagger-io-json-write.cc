@@ -317,6 +317,11 @@ WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& os)
         w.Raw(firstStat ? "" : ", ").Str(kv.first).Raw(": ").Double(kv.second);
         firstStat = false;
     }
+    for (const auto& kv : out.textStats)
+    {
+        w.Raw(firstStat ? "" : ", ").Str(kv.first).Raw(": ").Str(kv.second);
+        firstStat = false;
+    }
     w.Raw("}\n}\n");
     w.Flush();
 }

@@ -127,6 +127,8 @@ struct RulesOutput
     /// node's entries are compressed while writing.
     const TcamTable* tcam{nullptr};
     std::map<std::string, double> stats; //!< written in "stats"
+    /// written in "stats" too, after the numbers, as strings
+    std::map<std::string, std::string> textStats;
 };
 
 /**

@@ -112,6 +112,10 @@ MakeGeneratedTopology(const RuleGeneratorOptions& o, std::ostringstream& d)
         d << "jellyfish (switches=" << o.switches << " ports=" << o.ports
           << " switch-ports=" << o.switchPorts << " seed=" << o.seed << ")";
         return MakeJellyfish(o.switches, o.ports, o.switchPorts, o.seed);
+    case TopologyGenerator::RANDOM_SPARSE:
+        d << "random-sparse (switches=" << o.switches << " degree " << o.minDegree << "-"
+          << o.maxDegree << ", one host each, seed=" << o.seed << ")";
+        return MakeRandomSparse(o.switches, o.minDegree, o.maxDegree, o.seed);
     case TopologyGenerator::BCUBE:
         break;
     }
@@ -345,16 +349,40 @@ RunAlgorithm(TaggingAlgorithm algorithm,
     return TagClos(topo, closBounces, tagging);
 }
 
-/// "greedy (Algorithm 2, order=local, cycle-check=incremental)", ...
+/**
+ * "greedy (Algorithm 2, order=local, cycle-check=incremental)", "greedy
+ * (Algorithm 2, best of 67 orders (local, paper, plain, 64 shuffled): plain,
+ * cycle-check=incremental)", ...
+ */
 std::string
-DescribeAlgorithm(const RuleGeneratorOptions& o, uint32_t closBounces)
+DescribeAlgorithm(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
 {
+    const std::string check = std::string(", cycle-check=") +
+                              (o.tagging.cycleCheck == CycleCheck::NAIVE ? "naive" : "incremental");
+    const uint32_t closBounces = r.closBounces;
     switch (o.algorithm)
     {
     case TaggingAlgorithm::GREEDY:
-        return std::string("greedy (Algorithm 2, order=") +
-               (o.tagging.order == GreedyOrder::PAPER ? "paper" : "local") + ", cycle-check=" +
-               (o.tagging.cycleCheck == CycleCheck::NAIVE ? "naive" : "incremental") + ")";
+        if (!o.greedySearch)
+        {
+            return "greedy (Algorithm 2, order=" + GetName(o.tagging.order) + check + ")";
+        }
+        if (r.searchPlanned == 1)
+        {
+            return "greedy (Algorithm 2, order=local: the input is too large for the order search, "
+                   "1 of " +
+                   std::to_string(r.searchPossible) + " attempts; --restarts=N runs them all" +
+                   check + ")";
+        }
+        return "greedy (Algorithm 2, best of " + std::to_string(r.searchAttempts) +
+               " orders (local, paper, plain, " + std::to_string(o.search.restarts) +
+               " shuffled, seed=" + std::to_string(o.search.seed) +
+               (r.searchPossible > r.searchPlanned
+                    ? "; the input's size allowed " + std::to_string(r.searchPlanned) + " of " +
+                          std::to_string(r.searchPossible)
+                    : std::string()) +
+               (r.searchStoppedByTime ? "; stopped early by --greedy-time-limit" : "") +
+               "): " + r.greedyOrder + check + ")";
     case TaggingAlgorithm::BRUTEFORCE:
         return "bruteforce (Algorithm 1, tag = hop number)";
     case TaggingAlgorithm::CLOS:
@@ -368,9 +396,25 @@ DescribeAlgorithm(const RuleGeneratorOptions& o, uint32_t closBounces)
 void
 TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
-    r.rules =
-        RunAlgorithm(o.algorithm, *r.topology, r.elp, r.closBounces, o.tagging, r.greedyStats);
-    r.algorithmDescription = DescribeAlgorithm(o, r.closBounces);
+    if (o.algorithm == TaggingAlgorithm::GREEDY && o.greedySearch)
+    {
+        GreedySearchResult best = TagGreedyBest(r.elp.graph, o.tagging, o.search);
+        r.rules = std::move(best.rules);
+        r.greedyStats = best.stats;
+        r.greedyOrder = best.winnerName;
+        r.searchAttempts = static_cast<uint32_t>(best.attempts.size());
+        r.searchPlanned = best.planned;
+        r.searchPossible = best.possible;
+        r.searchStoppedByTime = best.stoppedByTime;
+    }
+    else
+    {
+        r.rules =
+            RunAlgorithm(o.algorithm, *r.topology, r.elp, r.closBounces, o.tagging, r.greedyStats);
+        r.greedyOrder = o.algorithm == TaggingAlgorithm::GREEDY ? GetName(o.tagging.order) : "";
+    }
+    r.algorithmDescription = DescribeAlgorithm(o, r);
+    r.lowerBound = TagLowerBound(r.elp.graph, o.tagging.classes);
     r.losslessTags = r.rules.GetLosslessTags();
     if (o.maxLossless > 0 && r.losslessTags > o.maxLossless)
     {
@@ -430,7 +474,12 @@ WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
                  {"time_topology_s", r.times.topology},
                  {"time_elp_s", r.times.elp},
                  {"time_tagging_s", r.times.tagging},
-                 {"time_verification_s", r.times.verification}};
+                 {"time_verification_s", r.times.verification},
+                 {"lower_bound", d(r.lowerBound)}};
+    if (!r.greedyOrder.empty())
+    {
+        out.textStats["greedy_order"] = r.greedyOrder;
+    }
     std::ofstream os(o.json);
     if (!os)
     {
@@ -552,8 +601,9 @@ PrintTimesAndResult(const RuleGeneratorResult& r, std::ostream& s)
       << " lossless_tags=" << r.losslessTags << " max_rules=" << sw.maxRules
       << " mean_rules=" << Fixed(sw.MeanRules(), 2) << " max_tcam=" << sw.maxTcam
       << " mean_tcam=" << Fixed(sw.MeanTcam(), 2) << " relay_max_rules=" << r.relayCounts.maxRules
-      << " relay_max_tcam=" << r.relayCounts.maxTcam << " runtime_s=" << Fixed(t.total, 4)
-      << " peak_mb=" << Fixed(r.peakMemoryMb, 1) << "\n";
+      << " relay_max_tcam=" << r.relayCounts.maxTcam << " lower_bound=" << r.lowerBound
+      << " greedy_order=" << (r.greedyOrder.empty() ? "none" : r.greedyOrder)
+      << " runtime_s=" << Fixed(t.total, 4) << " peak_mb=" << Fixed(r.peakMemoryMb, 1) << "\n";
 }
 
 /// Print one error line (newlines inside the message flattened).
@@ -591,9 +641,11 @@ GetName(TopologyGenerator generator)
     case TopologyGenerator::BCUBE:
         return "bcube";
     case TopologyGenerator::F10:
+        return "f10";
+    case TopologyGenerator::RANDOM_SPARSE:
         break;
     }
-    return "f10";
+    return "random-sparse";
 }
 
 std::string
@@ -702,7 +754,11 @@ PrintRuleSummary(const RuleGeneratorOptions& options,
     }
     s << "lossless tags:  " << r.losslessTags << " (limit "
       << (o.maxLossless == 0 ? std::string("none") : std::to_string(o.maxLossless))
-      << "; highest tag in any rule " << static_cast<uint32_t>(r.rules.GetMaxTag()) << ")\n";
+      << "; highest tag in any rule " << static_cast<uint32_t>(r.rules.GetMaxTag())
+      << "; lower bound " << r.lowerBound
+      << (r.lowerBound > o.tagging.classes ? ": the ELP's port graph has a cycle"
+                                           : ": the ELP's port graph is acyclic")
+      << (r.losslessTags == r.lowerBound ? ", so no rules need fewer tags" : "") << ")\n";
     PrintRuleCounts(r, s);
     s << "verified:       yes (no cycle within a tag, no tag decrease, every ELP path lossless)\n";
     if (!o.json.empty())

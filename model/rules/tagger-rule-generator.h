@@ -9,6 +9,7 @@
 
 #include "tagger-algorithms.h"
 #include "tagger-elp.h"
+#include "tagger-greedy-search.h"
 #include "tagger-rule-table.h"
 #include "tagger-topology-generators.h"
 #include "tagger-topology.h"
@@ -36,11 +37,12 @@ namespace tagger
 /// Topology generators (tagger-rules --topology).
 enum class TopologyGenerator
 {
-    CLOS,      //!< MakeClos
-    FATTREE,   //!< MakeFatTree
-    JELLYFISH, //!< MakeJellyfish
-    BCUBE,     //!< MakeBCube
-    F10        //!< MakeF10
+    CLOS,         //!< MakeClos
+    FATTREE,      //!< MakeFatTree
+    JELLYFISH,    //!< MakeJellyfish
+    BCUBE,        //!< MakeBCube
+    F10,          //!< MakeF10
+    RANDOM_SPARSE //!< MakeRandomSparse
 };
 
 /// ELP families (tagger-rules --elp).
@@ -61,7 +63,7 @@ enum class TaggingAlgorithm
     CLOS        //!< bounce tagging of a layered topology (TagClos)
 };
 
-/// The tagger-rules name: "clos", "fattree", "jellyfish", "bcube", "f10".
+/// The tagger-rules name: "clos", "fattree", "jellyfish", "bcube", "f10", "random-sparse".
 std::string GetName(TopologyGenerator generator);
 /// The tagger-rules name: "shortest", "trees", "updown", "bounce", "kshortest".
 std::string GetName(ElpFamily family);
@@ -82,12 +84,16 @@ struct RuleGeneratorOptions
     uint32_t hostsPerSwitch{1}; //!< GraphML file: hosts attached to every switch
     ClosParams clos{PaperTestbedClos()}; //!< clos
     uint32_t k{4};                       //!< fattree, f10: k (ports per switch)
-    uint32_t switches{16};               //!< jellyfish: switches
+    uint32_t switches{16};               //!< jellyfish, random-sparse: switches
     uint32_t ports{8};                   //!< jellyfish: ports per switch
     uint32_t switchPorts{4};             //!< jellyfish: ports per switch toward switches
     uint32_t bcubeN{4};                  //!< bcube: n (ports per switch)
     uint32_t bcubeK{1};                  //!< bcube: k (k + 1 levels)
-    uint64_t seed{1};                    //!< jellyfish wiring, tie breaks in trees, random paths
+    uint32_t minDegree{3};               //!< random-sparse: least target degree
+    uint32_t maxDegree{6};               //!< random-sparse: largest target degree
+    /// jellyfish and random-sparse wiring, tie breaks in trees, random paths (the
+    /// greedy's shuffled orders use search.seed)
+    uint64_t seed{1};
 
     // ELP: a family, or a path file when elpFile is set.
     ElpFamily elp{ElpFamily::SHORTEST}; //!< the family
@@ -105,8 +111,11 @@ struct RuleGeneratorOptions
 
     // Tagging.
     TaggingAlgorithm algorithm{TaggingAlgorithm::GREEDY}; //!< the algorithm
-    TaggingOptions tagging;  //!< application classes; greedy: cycle check and order
-    uint32_t maxLossless{0}; //!< fail when the rules need more lossless tags (0: no limit)
+    TaggingOptions tagging; //!< application classes; greedy: cycle check and order
+    /// greedy: run the order search (TagGreedyBest) instead of tagging.order alone
+    bool greedySearch{true};
+    GreedySearchOptions search; //!< greedy with greedySearch: the orders and the budget
+    uint32_t maxLossless{0};    //!< fail when the rules need more lossless tags (0: no limit)
 
     // Output.
     std::string json;    //!< write topology, rules, TCAM and stats here ("": no file)
@@ -164,15 +173,24 @@ struct RuleGeneratorResult
     uint32_t longestPath{0};
     TagRules rules;                   //!< the rules
     std::string algorithmDescription; //!< e.g. "greedy (Algorithm 2, order=local, ...)"
-    GreedyStats greedyStats;          //!< greedy algorithm: its counters
-    uint32_t closBounces{0};          //!< clos algorithm: the bounces tolerated
-    uint32_t losslessTags{0};         //!< rules.GetLosslessTags()
-    VerifyResult verification;        //!< the verifier's verdict (ok: failures throw)
-    TcamTable tcam;                   //!< CompressTcamTable(rules), computed once
-    RuleCounts switchCounts;          //!< rules and TCAM entries over the switches
-    RuleCounts relayCounts;           //!< ... over the relaying hosts
-    RuleGeneratorTimes times;         //!< stage times
-    double peakMemoryMb{0};           //!< peak resident set (getrusage) after the output
+    GreedyStats greedyStats;          //!< greedy algorithm: its counters (summed over attempts)
+    /// greedy algorithm: the order that gave the rules ("local", "shuffled#3", ...)
+    std::string greedyOrder;
+    /// greedy with the order search: attempts run, allowed by the budget, asked for,
+    /// and whether the wall-clock limit stopped it
+    uint32_t searchAttempts{0};
+    uint32_t searchPlanned{0};       //!< attempts the budget allowed
+    uint32_t searchPossible{0};      //!< attempts the options asked for
+    bool searchStoppedByTime{false}; //!< the wall-clock limit stopped the search
+    uint32_t lowerBound{0};    //!< TagLowerBound(elp.graph, classes): no rules need fewer tags
+    uint32_t closBounces{0};   //!< clos algorithm: the bounces tolerated
+    uint32_t losslessTags{0};  //!< rules.GetLosslessTags()
+    VerifyResult verification; //!< the verifier's verdict (ok: failures throw)
+    TcamTable tcam;            //!< CompressTcamTable(rules), computed once
+    RuleCounts switchCounts;   //!< rules and TCAM entries over the switches
+    RuleCounts relayCounts;    //!< ... over the relaying hosts
+    RuleGeneratorTimes times;  //!< stage times
+    double peakMemoryMb{0};    //!< peak resident set (getrusage) after the output
 };
 
 /**

@@ -44,7 +44,9 @@ const std::vector<std::string> kGeneratorFlags = {"pods",
                                                   "ports",
                                                   "switch-ports",
                                                   "n",
-                                                  "levels"};
+                                                  "levels",
+                                                  "min-degree",
+                                                  "max-degree"};
 
 /// The flags that apply to a topology generator.
 std::vector<std::string>
@@ -59,6 +61,8 @@ FlagsOf(TopologyGenerator g)
         return {"k"};
     case TopologyGenerator::JELLYFISH:
         return {"switches", "ports", "switch-ports"};
+    case TopologyGenerator::RANDOM_SPARSE:
+        return {"switches", "min-degree", "max-degree"};
     case TopologyGenerator::BCUBE:
         break;
     }
@@ -106,8 +110,8 @@ RuleFlags::AddTopologyFlags()
 {
     const ClosParams tb = PaperTestbedClos();
     Add("topology",
-        "Topology generator: clos|fattree|jellyfish|bcube|f10 (default clos, the paper's "
-        "testbed)",
+        "Topology generator: clos|fattree|jellyfish|bcube|f10|random-sparse (default clos, the "
+        "paper's testbed)",
         FlagType::TEXT,
         "clos");
     Add("topology-file",
@@ -137,19 +141,28 @@ RuleFlags::AddTopologyFlags()
         "fattree, f10: k (even, ports per switch); bcube: BCube(n,k) has k+1 levels",
         FlagType::NUMBER,
         "4");
-    Add("switches", "jellyfish: number of switches", FlagType::NUMBER, "16");
+    Add("switches", "jellyfish, random-sparse: number of switches", FlagType::NUMBER, "16");
     Add("ports", "jellyfish: ports per switch", FlagType::NUMBER, "8");
     Add("switch-ports",
         "jellyfish: ports per switch that go to other switches (the rest to hosts)",
         FlagType::NUMBER,
         "4");
+    Add("min-degree",
+        "random-sparse: least target degree (links to other switches; one host each)",
+        FlagType::NUMBER,
+        "3");
+    Add("max-degree",
+        "random-sparse: largest target degree (less than --switches)",
+        FlagType::NUMBER,
+        "6");
     Add("n", "bcube: ports per switch (servers per level-0 switch)", FlagType::NUMBER, "4");
     Add("levels",
         "bcube: levels of switches (= k+1; default 2, i.e. BCube(n,1))",
         FlagType::NUMBER,
         "2");
     Add("seed",
-        "Random seed (jellyfish wiring, tie breaks in trees, random paths)",
+        "Random seed (jellyfish and random-sparse wiring, tie breaks in trees, random paths, "
+        "the greedy's shuffled orders)",
         FlagType::NUMBER,
         "1");
 }
@@ -186,7 +199,21 @@ RuleFlags::AddElpAndTaggingFlags()
         "greedy: cycle check per merge, incremental|naive",
         FlagType::TEXT,
         "incremental");
-    Add("greedy-order", "greedy: tag order, local|paper", FlagType::TEXT, "local");
+    Add("greedy-order",
+        "greedy: tag order, best|local|paper|plain (best: try local, paper, plain and "
+        "--restarts shuffled orders, keep the fewest tags, then TCAM entries)",
+        FlagType::TEXT,
+        "best");
+    Add("restarts",
+        "greedy-order=best: shuffled orders after local, paper and plain (by default the "
+        "attempts shrink on large inputs; given, all are run)",
+        FlagType::NUMBER,
+        std::to_string(kDefaultRestarts));
+    Add("greedy-time-limit",
+        "greedy-order=best: stop trying orders once this many seconds of wall-clock time have "
+        "passed (0: no limit; with a limit the result can depend on the machine)",
+        FlagType::NUMBER,
+        "0");
 }
 
 void
@@ -408,7 +435,7 @@ RuleFlags::ToTopologyOptions(RuleGeneratorOptions& o) const
         return;
     }
     using G = TopologyGenerator;
-    const auto generators = {G::CLOS, G::FATTREE, G::JELLYFISH, G::BCUBE, G::F10};
+    const auto generators = {G::CLOS, G::FATTREE, G::JELLYFISH, G::BCUBE, G::F10, G::RANDOM_SPARSE};
     o.topology = FromName(Choice("topology", NamesOf(generators)), generators);
     RejectFlags({"hosts-per-switch"}, "--topology (only to a GraphML --topology-file)");
     const std::string where = "--topology=" + GetName(o.topology);
@@ -433,6 +460,9 @@ RuleFlags::ToTopologyOptions(RuleGeneratorOptions& o) const
         break;
     case G::JELLYFISH:
         ToJellyfishOptions(o);
+        break;
+    case G::RANDOM_SPARSE:
+        ToRandomSparseOptions(o);
         break;
     case G::BCUBE:
         ToBCubeOptions(o);
@@ -509,6 +539,31 @@ RuleFlags::ToJellyfishOptions(RuleGeneratorOptions& o) const
 }
 
 void
+RuleFlags::ToRandomSparseOptions(RuleGeneratorOptions& o) const
+{
+    o.switches = ToUint32("switches", 2, 100000);
+    o.minDegree = ToUint32("min-degree", 1, 4096);
+    o.maxDegree = ToUint32("max-degree", 1, 4096);
+    if (o.maxDegree < o.minDegree)
+    {
+        throw TaggerError("--max-degree=" + std::to_string(o.maxDegree) +
+                          " is out of range (at least --min-degree=" + std::to_string(o.minDegree) +
+                          ")");
+    }
+    if (o.maxDegree >= o.switches)
+    {
+        throw TaggerError("--max-degree=" + std::to_string(o.maxDegree) +
+                          " is out of range (less than --switches=" + std::to_string(o.switches) +
+                          ")");
+    }
+    if (o.maxDegree < 2 && o.switches > 2)
+    {
+        throw TaggerError("--max-degree=" + std::to_string(o.maxDegree) + " cannot connect " +
+                          std::to_string(o.switches) + " switches (at least 2)");
+    }
+}
+
+void
 RuleFlags::ToBCubeOptions(RuleGeneratorOptions& o) const
 {
     o.bcubeN = ToUint32("n", 2, 1024);
@@ -581,16 +636,34 @@ RuleFlags::ToTaggingOptions(RuleGeneratorOptions& o) const
     o.bouncesGiven = Given("bounces");
     if (o.algorithm != A::GREEDY)
     {
-        RejectFlags({"cycle-check", "greedy-order"},
+        RejectFlags({"cycle-check", "greedy-order", "restarts", "greedy-time-limit"},
                     "--algorithm=" + algorithm + " (only to --algorithm=greedy)");
     }
     o.tagging.cycleCheck = Choice("cycle-check", {"incremental", "naive"}) == "naive"
                                ? CycleCheck::NAIVE
                                : CycleCheck::INCREMENTAL;
-    o.tagging.order = Choice("greedy-order", {"local", "paper"}) == "paper" ? GreedyOrder::PAPER
-                                                                            : GreedyOrder::LOCAL;
+    ToGreedyOrderOptions(o);
     o.tagging.classes = ToUint32("classes", 1, kMaxTag);
     o.maxLossless = ToUint32("max-lossless", 0, kMaxTag);
+}
+
+void
+RuleFlags::ToGreedyOrderOptions(RuleGeneratorOptions& o) const
+{
+    using O = GreedyOrder;
+    const std::string& order = Choice("greedy-order", {"best", "local", "paper", "plain"});
+    o.greedySearch = order == "best";
+    if (!o.greedySearch)
+    {
+        RejectFlags({"restarts", "greedy-time-limit"},
+                    "--greedy-order=" + order + " (only to --greedy-order=best)");
+        const auto orders = {O::LOCAL, O::PAPER, O::PLAIN};
+        o.tagging.order = FromName(order, orders);
+    }
+    o.search.restarts = ToUint32("restarts", 0, 100000);
+    o.search.maxWork = Given("restarts") ? 0 : kDefaultSearchWork;
+    o.search.seed = o.seed;
+    o.search.timeLimit = static_cast<double>(ToUint32("greedy-time-limit", 0, 86400));
 }
 
 void

@@ -146,11 +146,13 @@ class RuleFlags
     void ToClosOptions(RuleGeneratorOptions& o) const;     //!< --topology=clos
     /// --topology=fattree or f10 (`where` names it in messages).
     void ToFatTreeOptions(RuleGeneratorOptions& o, const std::string& where) const;
-    void ToJellyfishOptions(RuleGeneratorOptions& o) const; //!< --topology=jellyfish
-    void ToBCubeOptions(RuleGeneratorOptions& o) const;     //!< --topology=bcube
-    void ToElpOptions(RuleGeneratorOptions& o) const;       //!< --elp / --elp-file
-    void ToTaggingOptions(RuleGeneratorOptions& o) const;   //!< --algorithm and its flags
-    void ToOutputOptions(RuleGeneratorOptions& o) const;    //!< --json, --emit-elp
+    void ToJellyfishOptions(RuleGeneratorOptions& o) const;    //!< --topology=jellyfish
+    void ToRandomSparseOptions(RuleGeneratorOptions& o) const; //!< --topology=random-sparse
+    void ToBCubeOptions(RuleGeneratorOptions& o) const;        //!< --topology=bcube
+    void ToElpOptions(RuleGeneratorOptions& o) const;          //!< --elp / --elp-file
+    void ToTaggingOptions(RuleGeneratorOptions& o) const;      //!< --algorithm and its flags
+    void ToGreedyOrderOptions(RuleGeneratorOptions& o) const;  //!< --greedy-order, --restarts, ...
+    void ToOutputOptions(RuleGeneratorOptions& o) const;       //!< --json, --emit-elp
 
     std::deque<RuleFlag> m_flags; //!< deque: a parser may keep references to the values
     std::map<std::string, std::size_t> m_index; //!< name -> position in m_flags

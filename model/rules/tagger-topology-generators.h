@@ -129,6 +129,33 @@ Topology MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf);
  */
 Topology MakeBCube(uint32_t n, uint32_t k);
 
+/**
+ * A connected random sparse switch graph with one host per switch (for the
+ * order benchmark of the greedy, tagger-order-bench.h, and tagger-rules
+ * --topology=random-sparse).  Seeded, the same with every standard library
+ * (std::mt19937_64 with rejection sampling).
+ *
+ * Every switch draws a target degree uniform in [minDegree, maxDegree].  A
+ * random spanning tree comes first (the switches in random order, each joined
+ * to a random earlier one below its target degree, else below maxDegree), so
+ * the graph is connected; then random pairs of switches below their targets
+ * that are not yet neighbours are joined until no such pair is left.  Every
+ * switch ends with at most maxDegree and at most its target links, except
+ * that the spanning tree may take a switch past its target (never past
+ * maxDegree); a switch can end below minDegree when no partner is left
+ * (rare, mostly with minDegree close to switches - 1).  No parallel links.
+ *
+ * Names: switches W1..WN (node ids 0..N-1), hosts H1..HN (ids N..2N-1), host
+ * Hi on switch Wi.  Switch i has degree + 1 ports; which port goes to its host
+ * and which to each neighbour is a seeded random permutation (so port numbers
+ * carry no structure).  Layer -1.
+ *
+ * Throws TaggerError when switches < 2 or > 100000, minDegree < 1,
+ * maxDegree < minDegree, maxDegree >= switches, or maxDegree < 2 with more
+ * than 2 switches (never connected).
+ */
+Topology MakeRandomSparse(uint32_t switches, uint32_t minDegree, uint32_t maxDegree, uint64_t seed);
+
 } // namespace tagger
 } // namespace ns3
 

@@ -637,6 +637,43 @@ TEST_F(TaggerRulesTool, GeneratorsRunAndVerify)
                "--extra-random-paths=20"});
     EXPECT_EQ(f["switches"], "10");
     EXPECT_EQ(f["hosts"], "20");
+    f = RunOk({"--topology=random-sparse", "--switches=12", "--max-degree=4", "--elp=trees"});
+    EXPECT_EQ(f["switches"], "12");
+    EXPECT_EQ(f["hosts"], "12");
+    EXPECT_EQ(f["elp_paths"], "132"); // every ordered host pair, one tree path each
+}
+
+TEST_F(TaggerRulesTool, OrderSearchNamesTheWinnerAndTheBound)
+{
+    // The triangle of Fig. 5: one tag closes a cycle (bound 2) and Algorithm 2 reaches it.
+    const std::string topo = Write("triangle.json", kTriangleJson);
+    const std::string paths = Write("paths.txt", kTrianglePaths);
+    const std::vector<std::string> tri = {"--topology-file=" + topo, "--elp-file=" + paths};
+    auto f = RunOk(tri);
+    EXPECT_EQ(f["lossless_tags"], "2");
+    EXPECT_EQ(f["lower_bound"], "2");
+    EXPECT_FALSE(f["greedy_order"].empty());
+    EXPECT_NE(f["greedy_order"], "none");
+    std::vector<std::string> plain = tri;
+    plain.push_back("--greedy-order=plain");
+    EXPECT_EQ(RunOk(plain)["greedy_order"], "plain");
+    std::vector<std::string> brute = tri;
+    brute.push_back("--algorithm=bruteforce");
+    f = RunOk(brute);
+    EXPECT_EQ(f["greedy_order"], "none");
+    EXPECT_EQ(f["lower_bound"], "2");
+    // The Clos testbed's up-down paths never turn down and up: acyclic, bound 1.
+    EXPECT_EQ(RunOk({"--topology=clos", "--elp=updown", "--algorithm=clos"})["lower_bound"], "1");
+    // Large inputs run the local order alone; --restarts asks for every attempt.
+    const RunResult big = Run({"--topology=jellyfish",
+                               "--switches=100",
+                               "--ports=32",
+                               "--switch-ports=16",
+                               "--elp=trees"});
+    EXPECT_NE(big.out.find("too large for the order search"), std::string::npos) << big.out;
+    const RunResult all =
+        Run({"--topology=random-sparse", "--switches=12", "--elp=trees", "--restarts=2"});
+    EXPECT_NE(all.out.find("best of 5 orders"), std::string::npos) << all.out;
 }
 
 // ---------------------------------------------------------------------------
@@ -711,6 +748,11 @@ TEST_F(TaggerRulesTool, UnknownFlagValues)
     ExpectBadInput({"--algorithm=magic"}, {"--algorithm", "magic"});
     ExpectBadInput({"--cycle-check=slow"}, {"--cycle-check", "slow"});
     ExpectBadInput({"--greedy-order=random"}, {"--greedy-order", "random"});
+    ExpectBadInput({"--greedy-order=local", "--restarts=3"}, {"--restarts"});
+    ExpectBadInput({"--topology=random-sparse", "--switches=6", "--max-degree=6"},
+                   {"--max-degree=6"});
+    ExpectBadInput({"--topology=random-sparse", "--min-degree=5", "--max-degree=4"},
+                   {"--max-degree=4"});
     ExpectBadInput({"--json=x.json", "--emit-elp=maybe"}, {"--emit-elp", "maybe"});
 }
 

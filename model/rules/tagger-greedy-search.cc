@@ -1,0 +1,182 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#include "tagger-greedy-search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <tuple>
+
+namespace ns3
+{
+namespace tagger
+{
+
+namespace
+{
+
+/// SplitMix64: well-spread seeds from consecutive integers.
+uint64_t
+SplitMix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/// The attempts the options ask for, in order.
+std::vector<GreedyAttempt>
+PlanAttempts(const GreedySearchOptions& search)
+{
+    std::vector<GreedyAttempt> plan;
+    for (GreedyOrder o : {GreedyOrder::LOCAL, GreedyOrder::PAPER, GreedyOrder::PLAIN})
+    {
+        GreedyAttempt a;
+        a.order = o;
+        plan.push_back(a);
+    }
+    for (uint32_t i = 0; i < search.restarts; ++i)
+    {
+        GreedyAttempt a;
+        a.order = GreedyOrder::SHUFFLED;
+        a.seed = SplitMix64(search.seed + i);
+        plan.push_back(a);
+    }
+    return plan;
+}
+
+/// Fill the TCAM counts of an attempt.
+void
+CountTcam(const TagRules& rules, GreedyAttempt& a)
+{
+    const TcamTable tcam = CompressTcamTable(rules);
+    a.maxTcam = 0;
+    a.sumTcam = 0;
+    for (const auto& entries : tcam)
+    {
+        a.maxTcam = std::max<uint64_t>(a.maxTcam, entries.size());
+        a.sumTcam += entries.size();
+    }
+}
+
+/// Ranking of attempts: fewer tags, then fewer TCAM entries at the fullest node, then in all.
+bool
+Better(const GreedyAttempt& a, const GreedyAttempt& b)
+{
+    return std::make_tuple(a.losslessTags, a.maxTcam, a.sumTcam) <
+           std::make_tuple(b.losslessTags, b.maxTcam, b.sumTcam);
+}
+
+} // namespace
+
+std::string
+GetName(const GreedyAttempt& attempt, uint32_t restart)
+{
+    if (attempt.order == GreedyOrder::SHUFFLED)
+    {
+        return "shuffled#" + std::to_string(restart);
+    }
+    return GetName(attempt.order);
+}
+
+GreedySearchResult
+TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearchOptions& search)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<GreedyAttempt> plan = PlanAttempts(search);
+    GreedySearchResult r;
+    r.possible = static_cast<uint32_t>(plan.size());
+    const uint64_t entries = std::max<uint64_t>(1, elp.CountEntries());
+    r.planned =
+        search.maxWork == 0
+            ? r.possible
+            : static_cast<uint32_t>(std::clamp<uint64_t>(search.maxWork / entries, 1, r.possible));
+    for (uint32_t i = 0; i < r.planned; ++i)
+    {
+        if (i > 0 && search.timeLimit > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+                search.timeLimit)
+        {
+            r.stoppedByTime = true;
+            break;
+        }
+        GreedyAttempt a = plan[i];
+        TaggingOptions o = opt;
+        o.order = a.order;
+        o.shuffleSeed = a.seed;
+        TagRules rules = TagGreedy(elp, o, r.stats);
+        a.losslessTags = rules.GetLosslessTags();
+        if (r.planned > 1 && (i == 0 || a.losslessTags <= r.winner.losslessTags))
+        {
+            CountTcam(rules, a);
+        }
+        r.attempts.push_back(a);
+        if (i == 0 || Better(a, r.winner))
+        {
+            r.winner = a;
+            r.winnerName = GetName(a, i >= 3 ? i - 2 : 0);
+            r.rules = std::move(rules);
+        }
+    }
+    return r;
+}
+
+uint32_t
+TagLowerBound(const HopGraph& elp, uint32_t classes)
+{
+    const Topology& topo = elp.GetTopology();
+    const uint32_t nPorts = topo.GetNPorts();
+    // the port graph's successors of ingress port i, enumerated (never stored: Table V's
+    // largest inputs have tens of millions of edges)
+    auto forEachNext = [&](PortIndex i, auto f) {
+        const PortRef at = topo.GetPortRef(i);
+        if (!topo.IsForwarder(at.node))
+        {
+            return;
+        }
+        for (PortNo out = 0; out < topo.GetNode(at.node).ports; ++out)
+        {
+            const PortRef peer = topo.GetPeer(at.node, out);
+            if (elp.GetMask(at.node, at.port, out) != 0 && peer.node != kNone &&
+                topo.IsForwarder(peer.node))
+            {
+                f(topo.GetPortIndex(peer.node, peer.port));
+            }
+        }
+    };
+    // Kahn's algorithm: the graph is acyclic when every port gets removed
+    std::vector<uint32_t> indegree(nPorts, 0);
+    for (PortIndex i = 0; i < nPorts; ++i)
+    {
+        forEachNext(i, [&](PortIndex j) { ++indegree[j]; });
+    }
+    std::vector<PortIndex> ready;
+    for (PortIndex i = 0; i < nPorts; ++i)
+    {
+        if (indegree[i] == 0)
+        {
+            ready.push_back(i);
+        }
+    }
+    uint32_t removed = 0;
+    while (!ready.empty())
+    {
+        const PortIndex i = ready.back();
+        ready.pop_back();
+        ++removed;
+        forEachNext(i, [&](PortIndex j) {
+            if (--indegree[j] == 0)
+            {
+                ready.push_back(j);
+            }
+        });
+    }
+    return classes + (removed < nPorts ? 1 : 0);
+}
+
+} // namespace tagger
+} // namespace ns3

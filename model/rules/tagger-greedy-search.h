@@ -1,0 +1,120 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#ifndef TAGGER_GREEDY_SEARCH_H
+#define TAGGER_GREEDY_SEARCH_H
+
+#include "tagger-algorithms.h"
+#include "tagger-elp.h"
+#include "tagger-rule-table.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * The order search of the greedy merge: Algorithm 2 leaves the order of the
+ * transitions inside a level free, and the tag count depends on it, so the
+ * default greedy runs several orders and keeps the best rules.  Also the
+ * cheap lower bound on the lossless tags printed beside the result.
+ */
+
+namespace ns3
+{
+namespace tagger
+{
+
+/// Shuffled restarts of the search by default (tagger-rules --restarts).
+constexpr uint32_t kDefaultRestarts = 64;
+
+/**
+ * Work budget of the search by default, in HopGraph entries times attempts:
+ * an ELP with E entries (HopGraph::CountEntries) gets at most
+ * max(1, kDefaultSearchWork / E) attempts.  A random sparse graph of 30
+ * switches with a tree ELP has about 1,200 entries (all 67 attempts), one of 60
+ * about 3,500 (28 attempts); Table V's inputs (E from about 10^5 to the
+ * millions) run the LOCAL order alone, as before the search existed (a
+ * shuffled attempt costs up to three LOCAL ones there).
+ */
+constexpr uint64_t kDefaultSearchWork = 100000;
+
+/**
+ * \ingroup tagger
+ * \brief What the order search tries.
+ *
+ * The attempts, in this order: LOCAL, PAPER, PLAIN, then `restarts` SHUFFLED
+ * orders with seeds derived from `seed` (restart i: SplitMix64(seed + i)).
+ * The budget is counted in attempts, so the result depends on the input and
+ * these options only: the first `maxWork / entries` attempts are run (at
+ * least one; maxWork = 0: all).  A wall-clock limit (timeLimit > 0) may stop
+ * the search early, after any complete attempt; the result then depends on the
+ * machine, and GreedySearchResult::stoppedByTime says so.
+ */
+struct GreedySearchOptions
+{
+    uint32_t restarts{kDefaultRestarts};  //!< SHUFFLED attempts after the three orders
+    uint64_t seed{1};                     //!< seed of the shuffled orders
+    uint64_t maxWork{kDefaultSearchWork}; //!< entries * attempts budget (0: no limit)
+    double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between attempts
+};
+
+/// One attempt of the search and how good its rules are.
+struct GreedyAttempt
+{
+    GreedyOrder order{GreedyOrder::LOCAL}; //!< the order
+    uint64_t seed{0};                      //!< SHUFFLED: its seed
+    uint32_t losslessTags{0};              //!< TagRules::GetLosslessTags
+    uint64_t maxTcam{0};                   //!< most TCAM entries at one node
+    uint64_t sumTcam{0};                   //!< TCAM entries over all nodes
+};
+
+/// The name of an attempt: "local", "paper", "plain", "shuffled#3" (restart 3, from 1).
+std::string GetName(const GreedyAttempt& attempt, uint32_t restart);
+
+/// The rules the search kept and how it went.
+struct GreedySearchResult
+{
+    TagRules rules;                      //!< the best rules
+    GreedyStats stats;                   //!< the greedy's counters, summed over the attempts
+    GreedyAttempt winner;                //!< the attempt that gave the rules
+    std::string winnerName;              //!< GetName(winner, its restart number)
+    std::vector<GreedyAttempt> attempts; //!< every attempt run, in order
+    uint32_t planned{0};                 //!< attempts the budget allowed
+    uint32_t possible{0};                //!< attempts the options asked for (3 + restarts)
+    bool stoppedByTime{false};           //!< the wall-clock limit stopped the search early
+};
+
+/**
+ * Run the greedy merge (TagGreedy) with every order of GreedySearchOptions
+ * within its budget and keep the rules with the fewest lossless tags, then
+ * the fewest TCAM entries at the fullest node, then in total (CompressTcam);
+ * on a full tie, the earlier attempt.  opt.order and opt.shuffleSeed are
+ * ignored; opt's other fields apply to every attempt.  The first attempt is
+ * LOCAL, so the result is never worse than the LOCAL order, nor than any
+ * other attempt run.
+ */
+GreedySearchResult TagGreedyBest(const HopGraph& elp,
+                                 const TaggingOptions& opt,
+                                 const GreedySearchOptions& search = {});
+
+/**
+ * A lower bound on the lossless tags of any rules for elp with `classes`
+ * application classes: classes + 1 when the ELP's port graph (an edge from
+ * the ingress port of every ELP transition (node, in, out) to the ingress
+ * port its out port leads to, when that is a forwarding node) has a cycle,
+ * else classes.  With one tag for the last class, every transition of the ELP
+ * would keep it, and that tag's graph would be the port graph.  With an
+ * acyclic port graph the bound is reached (every greedy order keeps every
+ * tag), so the bound is the optimum then.
+ */
+uint32_t TagLowerBound(const HopGraph& elp, uint32_t classes = 1);
+
+} // namespace tagger
+} // namespace ns3
+
+#endif /* TAGGER_GREEDY_SEARCH_H */
