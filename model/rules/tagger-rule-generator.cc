@@ -478,7 +478,8 @@ CheckJsonWritable(const RuleGeneratorOptions& o)
     }
 }
 
-/// Stage 5: the TCAM of every node (compressed once), the counts, the JSON file.
+/// Stage 5: the TCAM of every node (compressed once, checked against the plain
+/// rules), the counts, the JSON file.
 void
 OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
@@ -488,6 +489,11 @@ OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
     {
         if (topo.IsForwarder(n))
         {
+            const std::string problem = CheckTcam(r.rules, n, r.tcam[n]);
+            if (!problem.empty())
+            {
+                throw RuleVerificationError("TCAM verification failed: " + problem);
+            }
             (topo.IsHost(n) ? r.relayCounts : r.switchCounts)
                 .Add(r.rules.CountRules(n), r.tcam[n].size());
         }

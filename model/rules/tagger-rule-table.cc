@@ -617,6 +617,54 @@ CompressTcamTable(const TagRules& rules)
     return table;
 }
 
+std::string
+CheckTcam(const TagRules& rules, NodeId node, const std::vector<TcamEntry>& entries)
+{
+    const Topology& topo = rules.GetTopology();
+    const uint32_t p = topo.GetNode(node).ports;
+    uint32_t tags = rules.GetMaxTag();
+    for (const TcamEntry& e : entries)
+    {
+        tags = std::max<uint32_t>(tags, e.tag);
+    }
+    tags = std::min<uint32_t>(tags + 1, kMaxTag); // one tag without rules, too
+    // the first match of every (tag, in, out): fill last entry first
+    std::vector<Tag> first(size_t{tags + 1} * p * p, kLossyTag);
+    for (auto e = entries.rbegin(); e != entries.rend(); ++e)
+    {
+        for (PortNo in : e->inPorts)
+        {
+            for (PortNo out : e->outPorts)
+            {
+                if (in >= p || out >= p || e->tag > tags)
+                {
+                    return topo.GetNode(node).name +
+                           ": a TCAM entry names a port or tag out of range";
+                }
+                first[(size_t{e->tag} * p + in) * p + out] = e->newTag;
+            }
+        }
+    }
+    for (uint32_t t = 0; t <= tags; ++t)
+    {
+        for (PortNo in = 0; in < p; ++in)
+        {
+            for (PortNo out = 0; out < p; ++out)
+            {
+                const Tag want = rules.Get(node, static_cast<Tag>(t), in, out);
+                const Tag got = first[(size_t{t} * p + in) * p + out];
+                if (want != got)
+                {
+                    return topo.GetNode(node).name + ": TCAM gives tag " + std::to_string(got) +
+                           " for (tag " + std::to_string(t) + ", in " + std::to_string(in) +
+                           ", out " + std::to_string(out) + "), the rules " + std::to_string(want);
+                }
+            }
+        }
+    }
+    return "";
+}
+
 Tag
 LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo out)
 {
