@@ -192,6 +192,7 @@ MakeFamilyElp(const RuleGeneratorOptions& o, const Topology& topo, std::ostrings
     ElpOptions eo;
     eo.maxExplicitPaths = kMaxExplicitPaths;
     eo.seed = o.seed;
+    eo.keepNextHops = o.emitElp; // written compactly (only trees and shortest keep them)
     switch (o.elp)
     {
     case ElpFamily::SHORTEST:
@@ -315,7 +316,7 @@ ElpStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
             r.longestPath = std::max<uint32_t>(r.longestPath, static_cast<uint32_t>(p.size()) - 1);
         }
     }
-    if (o.emitElp && !stored)
+    if (o.emitElp && !stored && r.elp.nextHops.empty())
     {
         throw TaggerError("--emit-elp: the ELP has " + std::to_string(r.elp.pathCount) +
                           " paths, too many to store explicitly (limit " +
@@ -413,7 +414,14 @@ WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
     RulesOutput out;
     out.losslessTags = r.losslessTags;
     out.rules = &r.rules;
-    out.elp = o.emitElp ? &r.elp.paths : nullptr;
+    // with next hops, "elp" holds only the paths they do not describe
+    std::vector<Path> extraPaths;
+    if (o.emitElp && !r.elp.nextHops.empty())
+    {
+        extraPaths.assign(r.elp.paths.begin() + r.elp.nextHopPaths, r.elp.paths.end());
+        out.elpNextHops = &r.elp.nextHops;
+    }
+    out.elp = !o.emitElp ? nullptr : r.elp.nextHops.empty() ? &r.elp.paths : &extraPaths;
     out.tcam = &r.tcam;
     auto d = [](auto v) { return static_cast<double>(v); };
     out.stats = {{"switches", d(topo.GetSwitches().size())},
