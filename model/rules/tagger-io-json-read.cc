@@ -857,8 +857,16 @@ ReadElpJson(const Topology& topo, std::istream& in, const std::string& source)
     elp.graph = HopGraph(topo);
     if (root.contains("elp_next_hops"))
     {
-        elp = MakeNextHopElp(topo,
-                             ReadNextHops(topo, RootArray(root, "elp_next_hops", source), source));
+        std::vector<ElpNextHops> hops =
+            ReadNextHops(topo, RootArray(root, "elp_next_hops", source), source);
+        try
+        {
+            elp = MakeNextHopElp(topo, hops);
+        }
+        catch (const TaggerError& e)
+        {
+            throw TaggerError(source + ": elp_next_hops: " + e.what());
+        }
     }
     if (root.contains("elp"))
     {
