@@ -622,7 +622,10 @@ CheckTcam(const TagRules& rules, NodeId node, const std::vector<TcamEntry>& entr
 {
     const Topology& topo = rules.GetTopology();
     const uint32_t p = topo.GetNode(node).ports;
-    uint32_t tags = rules.GetMaxTag();
+    uint32_t tags = 0; // the highest tag of this node's rules and entries
+    rules.ForEachRule(node, [&tags](const Rule& r) {
+        tags = std::max<uint32_t>(tags, std::max(r.tag, r.newTag));
+    });
     for (const TcamEntry& e : entries)
     {
         tags = std::max<uint32_t>(tags, e.tag);

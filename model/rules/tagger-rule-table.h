@@ -149,7 +149,7 @@ Tag LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo
 
 /**
  * Check that first-match evaluation of `entries` gives the plain rules' new
- * tag at node for every (tag, in, out), tags 0 .. (highest tag + 1), hairpins
+ * tag at node for every (tag, in, out), tags 0 .. (the node's highest tag + 1), hairpins
  * included.  Evaluates every entry's cells once (last entry first, so earlier
  * entries overwrite), not entry by entry as LookupTcam does.
  * \return "" when equivalent, else the first difference
