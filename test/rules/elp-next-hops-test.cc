@@ -27,32 +27,6 @@ using ns3::tagger::test::HasSubstr;
 namespace
 {
 
-/// "" when both HopGraphs hold the same level masks everywhere, else the first difference.
-std::string
-SameGraph(const Topology& topo, const HopGraph& a, const HopGraph& b)
-{
-    for (NodeId n = 0; n < topo.GetNNodes(); ++n)
-    {
-        if (!topo.IsForwarder(n))
-        {
-            continue;
-        }
-        const uint32_t p = topo.GetNode(n).ports;
-        for (PortNo i = 0; i < p; ++i)
-        {
-            for (PortNo o = 0; o < p; ++o)
-            {
-                if (a.GetMask(n, i, o) != b.GetMask(n, i, o))
-                {
-                    return topo.GetNode(n).name + " in " + std::to_string(i) + " out " +
-                           std::to_string(o);
-                }
-            }
-        }
-    }
-    return "";
-}
-
 /// A triangle S1 S2 S3, hosts H1 (S1) and H3 (S3), and M, a host on S1 and S2
 /// that does not relay (a multi-homed source with listed first hops).
 Topology
@@ -115,14 +89,14 @@ TEST(ElpNextHopsTest, NextHopsRebuildTheSameElp)
             EXPECT_EQ(again.pathCount, elp.pathCount);
             EXPECT_EQ(again.longestPath, elp.longestPath);
             EXPECT_EQ(again.paths, elp.paths);
-            EXPECT_EQ(SameGraph(topo, elp.graph, again.graph), "");
+            EXPECT_EQ(test::DiffHopGraphs(topo, elp.graph, again.graph), "");
             // the same family without next hops kept is the same ELP
             ElpOptions plain;
             plain.seed = 3;
             Elp without =
                 tree ? MakeShortestPathTreeElp(topo, plain) : MakeShortestPathElp(topo, plain);
             EXPECT_TRUE(without.nextHops.empty());
-            EXPECT_EQ(SameGraph(topo, elp.graph, without.graph), "");
+            EXPECT_EQ(test::DiffHopGraphs(topo, elp.graph, without.graph), "");
         }
     }
 }
@@ -179,7 +153,7 @@ TEST(ElpNextHopsTest, JsonRoundTripWithExtraPaths)
     Elp back = ReadElpJson(topo, json, "test.json");
     EXPECT_EQ(back.pathCount, elp.pathCount);
     EXPECT_EQ(back.longestPath, elp.longestPath);
-    EXPECT_EQ(SameGraph(topo, elp.graph, back.graph), "");
+    EXPECT_EQ(test::DiffHopGraphs(topo, elp.graph, back.graph), "");
     EXPECT_EQ(back.paths, elp.paths);
     // and through ReadElpFile, which recognizes the JSON file
     const std::string file = ::testing::TempDir() + "elp-next-hops-test.json";
@@ -190,7 +164,7 @@ TEST(ElpNextHopsTest, JsonRoundTripWithExtraPaths)
     Elp fromFile = ReadElpFile(topo, file);
     std::remove(file.c_str());
     EXPECT_EQ(fromFile.pathCount, elp.pathCount);
-    EXPECT_EQ(SameGraph(topo, elp.graph, fromFile.graph), "");
+    EXPECT_EQ(test::DiffHopGraphs(topo, elp.graph, fromFile.graph), "");
 }
 
 TEST(ElpNextHopsTest, BadNextHopsAreRefused)
@@ -239,36 +213,20 @@ TEST(ElpNextHopsTest, BadNextHopsAreRefused)
     }
 }
 
-/// A chain of n switches with a host at each end.
-Topology
-MakeChain(uint32_t n)
-{
-    Topology t;
-    NodeId prev = t.AddNode("A", NodeKind::HOST, 1);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        NodeId s = t.AddNode("S" + std::to_string(i + 1), NodeKind::SWITCH, 2);
-        t.Connect(prev, s);
-        prev = s;
-    }
-    t.Connect(prev, t.AddNode("B", NodeKind::HOST, 1));
-    return t;
-}
-
 TEST(ElpNextHopsTest, PathsOfMoreThanKMaxLevelForwardersAreRefusedNamingTheLimit)
 {
     ASSERT_EQ(kMaxLevel, 63u);
     // 63 switches: accepted (the longest ELP path is 64 links)
-    Topology ok = MakeChain(kMaxLevel);
+    Topology ok = test::MakeLine(kMaxLevel);
     Elp elp = MakeShortestPathTreeElp(ok);
     EXPECT_EQ(elp.longestPath, kMaxLevel + 1);
     EXPECT_EQ(elp.pathCount, 2u);
     // 67 switches (a random loop-free path in a sparse graph can be that long)
-    Topology chain = MakeChain(67);
+    Topology chain = test::MakeLine(67);
     Path path;
     for (NodeId n = 0; n < chain.GetNNodes(); ++n)
     {
-        path.push_back(n); // A S1 .. S67 B, in id order
+        path.push_back(n); // HA S1 .. S67 HB, in id order
     }
     try
     {
