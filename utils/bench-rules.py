@@ -117,7 +117,9 @@ def main():
         r = res["best"]
         rows.append(["%d / %d" % (n, ports), p_long, r["longest"], p_tags,
                      res["paper"]["lossless_tags"], r["lossless_tags"], r["greedy_order"],
-                     r["lower_bound"], p_rules, "%s / %s" % (r["max_rules"], r["max_tcam"]),
+                     r["lower_bound"], p_rules,
+                     "%s / %s" % (res["paper"]["max_tcam"], r["max_tcam"]),
+                     "%s / %s" % (r["max_rules"], r["max_tcam"]),
                      r["runtime_s"], r["peak_mb"]])
     base = ["--topology=jellyfish", "--switches=2000", "--ports=64", "--switch-ports=32",
             "--seed=1", "--elp=trees", "--extra-random-paths=20000"]
@@ -126,6 +128,7 @@ def main():
     r = res["best"]
     rows.append(["2000 / 64 + 20,000 random", 7, r["longest"], 4, res["paper"]["lossless_tags"],
                  r["lossless_tags"], r["greedy_order"], r["lower_bound"], 135,
+                 "%s / %s" % (res["paper"]["max_tcam"], r["max_tcam"]),
                  "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"], r["peak_mb"]])
     sections.append((
         "Table V: Jellyfish, shortest-path-tree ELP",
@@ -133,10 +136,13 @@ def main():
         "per level); *default* is the order search (see the greedy's order search: on these "
         "sizes it runs the *local* order alone), *won* the order that gave its rules and *bound* "
         "the lower bound on the tags.  Rules are max per switch, plain / TCAM (see the "
-        "definitions above).  Seed 1.",
+        "definitions above: one TCAM entry matches a tag, an in-port set and an out-port set, "
+        "as one of the paper's rules); *max TCAM* gives the paper order's and the default's "
+        "beside the paper's rules.  Seed 1.",
         rst_table(["switches / ports", "longest (paper)", "longest", "tags (paper)",
                    "tags, paper order", "tags, default", "won", "bound", "max rules (paper)",
-                   "max rules plain / TCAM", "runtime s", "peak MB"], rows)))
+                   "max TCAM, paper order / default", "max rules plain / TCAM", "runtime s",
+                   "peak MB"], rows)))
 
     # BCube, F10, Clos
     rows = []
@@ -144,7 +150,7 @@ def main():
                      "--algorithm=greedy"])
     rows.append(["BCube(8,3), 4 shortest paths, greedy", 4, r["lossless_tags"],
                  won(r), r["lower_bound"], 41, "%s / %s" % (r["max_rules"], r["max_tcam"]),
-                 r["runtime_s"]])
+                 r["runtime_s"], r["peak_mb"]])
     # the greedy merge on the 64-port F10 (50 million brute-force entries) takes
     # too long for a benchmark run; it is shown on the 32-port one
     for k, alg in ((64, "clos"), (32, "clos"), (32, "greedy")):
@@ -152,32 +158,32 @@ def main():
                          "--algorithm=" + alg])
         rows.append(["F10 k=%d, shortest + 1-bounce, %s" % (k, alg), 2 if k == 64 else "-",
                      r["lossless_tags"], won(r), r["lower_bound"], 164 if k == 64 else "-",
-                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"]])
+                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"], r["peak_mb"]])
     for k in range(4):
         r = run(binary, ["--topology=clos", "--elp=bounce", "--bounces=%d" % k,
                          "--algorithm=clos"])
         rows.append(["Clos testbed, %d-bounce ELP, clos" % k, k + 1, r["lossless_tags"], won(r),
                      r["lower_bound"], "-",
-                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"]])
+                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"], r["peak_mb"]])
     for k in range(4):
         r = run(binary, ["--topology=fattree", "--k=8", "--elp=bounce", "--bounces=%d" % k,
                          "--algorithm=clos"])
         rows.append(["FatTree(8), %d-bounce ELP, clos" % k, k + 1, r["lossless_tags"], won(r),
                      r["lower_bound"], "-",
-                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"]])
+                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"], r["peak_mb"]])
     tri = ["--topology-file=" + os.path.join(data, "triangle.json"),
            "--elp-file=" + os.path.join(data, "triangle-elp.txt")]
     for alg, paper in (("bruteforce", 3), ("greedy", 2)):
         r = run(binary, tri + ["--algorithm=" + alg])
         rows.append(["Fig. 5 triangle, 12 paths, %s" % alg, paper, r["lossless_tags"], won(r),
                      r["lower_bound"], "8" if alg == "bruteforce" else "6-8",
-                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"]])
+                     "%s / %s" % (r["max_rules"], r["max_tcam"]), r["runtime_s"], r["peak_mb"]])
     sections.append((
         "BCube, F10, Clos and the Fig. 5 triangle",
         "*won*: the order that gave the default greedy's rules (- for the other algorithms); "
         "*bound*: the lower bound on the tags of any rules for the ELP.",
         rst_table(["case", "tags (paper)", "tags", "won", "bound", "max rules (paper)",
-                   "max rules plain / TCAM", "runtime s"], rows)))
+                   "max rules plain / TCAM", "runtime s", "peak MB"], rows)))
 
     # Fig. 13: runtime of Algorithm 2 against switch count
     sizes = [100, 500, 1000, 2000, 5000] + ([] if (opt.quick or opt.no_10000) else [10000])

@@ -93,7 +93,9 @@ CheckPath(const Topology& topo, const Path& path)
     if (path.size() - 2 > kMaxLevel)
     {
         return "the path has " + std::to_string(path.size() - 2) + " forwarding nodes; at most " +
-               std::to_string(kMaxLevel) + " are supported";
+               std::to_string(kMaxLevel) +
+               " are supported (kMaxLevel: a HopGraph keeps the hop levels of a transition in 64 "
+               "bits)";
     }
     return "";
 }

@@ -51,6 +51,10 @@ ReadElpFile(const Topology& topo, const std::string& filename)
     {
         throw TaggerError("cannot open ELP file '" + filename + "'");
     }
+    if ((in >> std::ws).peek() == '{')
+    {
+        return ReadElpJson(topo, in, filename); // a tagger-rules file with --emit-elp
+    }
     Elp elp;
     elp.graph = HopGraph(topo);
     std::string line;

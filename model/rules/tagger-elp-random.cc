@@ -282,7 +282,10 @@ AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed)
     // The verifier checks an up-down family with its state machine, not with the
     // HopGraph, so random paths added to one are always kept explicitly (n of
     // them) to be verified path by path.
-    const bool store = elp.paths.size() == elp.pathCount || elp.upDownBounces >= 0;
+    // So are those added to a family kept as next hops (Elp::nextHops), to be
+    // written beside them.
+    const bool store =
+        elp.paths.size() == elp.pathCount || elp.upDownBounces >= 0 || !elp.nextHops.empty();
     std::vector<Path> result = RandomPaths(net, limit).Run(n, seed);
     for (Path& p : result)
     {

@@ -25,8 +25,9 @@ using namespace detail;
 
 enum class DagMode
 {
-    TREE, //!< one random parent per node (destination-rooted spanning tree)
-    ALL   //!< every neighbour one hop closer (all shortest paths)
+    TREE,  //!< one random parent per node (destination-rooted spanning tree)
+    ALL,   //!< every neighbour one hop closer (all shortest paths)
+    GIVEN, //!< the next hops of Elp::nextHops (ElpNextHops)
 };
 
 /**
@@ -43,11 +44,23 @@ enum class DagMode
 class DagFamily
 {
   public:
-    DagFamily(const Net& net, DagMode mode, uint64_t seed, bool store, Elp& elp)
+    /**
+     * \param keepHops record every destination's next hops in elp.nextHops
+     * \param given GIVEN mode: the next hops to build the family from
+     */
+    DagFamily(const Net& net,
+              DagMode mode,
+              uint64_t seed,
+              bool store,
+              Elp& elp,
+              bool keepHops = false,
+              const std::vector<ElpNextHops>* given = nullptr)
         : m_net(net),
           m_mode(mode),
           m_rng(seed),
           m_store(store),
+          m_keepHops(keepHops),
+          m_given(given),
           m_elp(elp),
           m_uOut(net.topo)
     {
@@ -60,9 +73,11 @@ class DagFamily
 
     void Run()
     {
-        for (NodeId r : m_net.units)
+        const size_t roots = m_given ? m_given->size() : m_net.units.size();
+        for (size_t i = 0; i < roots; ++i)
         {
-            Root(r);
+            m_hops = m_given ? &(*m_given)[i] : nullptr;
+            Root(m_given ? m_hops->root : m_net.units[i]);
             for (NodeId x : m_order)
             {
                 m_dist[x] = -1;
@@ -143,9 +158,22 @@ class DagFamily
     /// Everything for destination unit r: BFS, sources, the sweep, the root.
     void Root(NodeId r)
     {
-        Bfs(r);
-        InitSources(r);
-        CollectExtras(r);
+        if (m_hops)
+        {
+            GivenOrder(*m_hops);
+            InitSources(r);
+            CollectGivenExtras(*m_hops);
+        }
+        else
+        {
+            Bfs(r);
+            InitSources(r);
+            CollectExtras(r);
+        }
+        if (m_keepHops)
+        {
+            RecordHops(r);
+        }
         Sweep(r);
         RootTransitions(r);
         CountAtRoot(r);
@@ -153,6 +181,183 @@ class DagFamily
         {
             StorePaths(r);
         }
+    }
+
+    /// Append root r's next hops (successors, and the extras' first hops) to elp.nextHops.
+    void RecordHops(NodeId r)
+    {
+        std::vector<std::pair<NodeId, NodeId>> pairs; // (node, next hop)
+        for (size_t q = 1; q < m_order.size(); ++q)
+        {
+            const NodeId x = m_order[q];
+            for (uint32_t k = m_succBegin[x]; k < m_succEnd[x]; ++k)
+            {
+                pairs.emplace_back(x, m_net.adj[m_succ[k]].nbr);
+            }
+        }
+        for (const Extra& ex : m_extras)
+        {
+            pairs.emplace_back(ex.src, ex.at);
+        }
+        std::sort(pairs.begin(), pairs.end());
+        ElpNextHops h;
+        h.root = r;
+        std::vector<NodeId> next;
+        for (size_t i = 0; i < pairs.size(); ++i)
+        {
+            next.push_back(pairs[i].second);
+            if (i + 1 == pairs.size() || pairs[i + 1].first != pairs[i].first)
+            {
+                h.Add(pairs[i].first, next);
+                next.clear();
+            }
+        }
+        m_elp.nextHops.push_back(std::move(h));
+    }
+
+    [[noreturn]] void BadHop(const ElpNextHops& h, NodeId x, const std::string& what) const
+    {
+        const Topology& topo = m_net.topo;
+        throw TaggerError("next hops toward " + topo.GetNode(h.root).name + ": " +
+                          topo.GetNode(x).name + ": " + what);
+    }
+
+    /**
+     * GIVEN mode: m_order (root first, then the listed forwarders by height,
+     * the most hops to the root last), the successors and m_dist (= height).
+     */
+    void GivenOrder(const ElpNextHops& h)
+    {
+        const Net& net = m_net;
+        const NodeId r = h.root;
+        if (r >= net.n || (net.host[r] ? net.anchorOf[r] != kNone : !net.fwd[r]))
+        {
+            throw TaggerError("next hops: destination '" +
+                              (r < net.n ? net.topo.GetNode(r).name : std::to_string(r)) +
+                              "' is not a switch nor a host that is not attached to one");
+        }
+        if (h.begin.size() != h.nodes.size() + (h.nodes.empty() ? 0 : 1) ||
+            (!h.nodes.empty() && h.begin.back() != h.hops.size()))
+        {
+            throw TaggerError("next hops toward " + net.topo.GetNode(r).name + ": malformed");
+        }
+        m_order.assign(1, r);
+        m_succ.clear();
+        m_dist[r] = 0;
+        for (size_t i = 0; i < h.nodes.size(); ++i)
+        {
+            const NodeId x = h.nodes[i];
+            if (x >= net.n || x == r || m_dist[x] != -1 || (i > 0 && h.nodes[i - 1] >= x))
+            {
+                BadHop(h, std::min(x, net.n - 1), "listed twice, out of order, or the destination");
+            }
+            if (h.begin[i] == h.begin[i + 1])
+            {
+                BadHop(h, x, "listed without a next hop");
+            }
+            if (!net.fwd[x])
+            {
+                continue; // a host: an extra (CollectGivenExtras)
+            }
+            m_succBegin[x] = static_cast<uint32_t>(m_succ.size());
+            for (uint32_t k = h.begin[i]; k < h.begin[i + 1]; ++k)
+            {
+                const NodeId y = h.hops[k];
+                const uint32_t e = y < net.n ? net.FindEntry(x, y) : kNone;
+                if (e == kNone || (!net.fwd[y] && y != r))
+                {
+                    BadHop(h, x, "next hop is not a linked forwarder or the destination");
+                }
+                m_succ.push_back(e);
+            }
+            m_succEnd[x] = static_cast<uint32_t>(m_succ.size());
+            m_dist[x] = -2; // listed, height not known yet
+            m_order.push_back(x);
+        }
+        for (size_t q = 1; q < m_order.size(); ++q)
+        {
+            Height(h, m_order[q]);
+        }
+        std::sort(m_order.begin() + 1, m_order.end(), [this](NodeId a, NodeId b) {
+            return m_dist[a] != m_dist[b] ? m_dist[a] < m_dist[b] : a < b;
+        });
+    }
+
+    /// m_dist[x] = most hops from x to the root along next hops (iterative DFS).
+    void Height(const ElpNextHops& h, NodeId x)
+    {
+        std::vector<std::pair<NodeId, uint32_t>> stack{{x, m_succBegin[x]}};
+        m_dist[x] = -3; // on the stack
+        while (!stack.empty())
+        {
+            auto& [v, k] = stack.back();
+            if (k < m_succEnd[v])
+            {
+                const NodeId y = m_net.adj[m_succ[k++]].nbr;
+                if (m_dist[y] == -3)
+                {
+                    BadHop(h, v, "the next hops loop (through " + m_net.topo.GetNode(y).name + ")");
+                }
+                if (m_dist[y] == -1)
+                {
+                    BadHop(h,
+                           v,
+                           "next hop " + m_net.topo.GetNode(y).name + " has no next hop itself");
+                }
+                if (m_dist[y] == -2)
+                {
+                    m_dist[y] = -3;
+                    stack.emplace_back(y, m_succBegin[y]);
+                }
+                continue;
+            }
+            int32_t height = 0;
+            for (uint32_t j = m_succBegin[v]; j < m_succEnd[v]; ++j)
+            {
+                height = std::max(height, m_dist[m_net.adj[m_succ[j]].nbr] + 1);
+            }
+            if (height > static_cast<int32_t>(kMaxLevel))
+            {
+                ThrowTooLong();
+            }
+            m_dist[v] = height;
+            stack.pop_back();
+        }
+    }
+
+    /// GIVEN mode: the listed hosts that are neither attached nor relaying enter at their next
+    /// hops.
+    void CollectGivenExtras(const ElpNextHops& h)
+    {
+        const Net& net = m_net;
+        m_extras.clear();
+        for (size_t i = 0; i < h.nodes.size(); ++i)
+        {
+            const NodeId f = h.nodes[i];
+            if (net.fwd[f])
+            {
+                continue;
+            }
+            if (net.anchorOf[f] != kNone)
+            {
+                BadHop(h, f, "an attached host has no listed next hop (it is its switch)");
+            }
+            for (uint32_t k = h.begin[i]; k < h.begin[i + 1]; ++k)
+            {
+                const NodeId y = h.hops[k];
+                const uint32_t e = y < net.n ? net.FindEntry(f, y) : kNone;
+                if (e == kNone || m_dist[y] < 0)
+                {
+                    BadHop(h, f, "next hop is not linked or has no next hop itself");
+                }
+                m_extras.push_back(Extra{y, f, e});
+                m_a[y] |= 2;
+                m_cnt[y] = SatAdd(m_cnt[y], 1);
+            }
+        }
+        std::sort(m_extras.begin(), m_extras.end(), [](const Extra& a, const Extra& b) {
+            return a.at != b.at ? a.at < b.at : a.src < b.src;
+        });
     }
 
     /// A(x) and the source counts of the nodes reached: relay hosts and attached hosts.
@@ -470,6 +675,9 @@ class DagFamily
     DagMode m_mode;
     std::mt19937_64 m_rng;
     bool m_store;
+    bool m_keepHops;                         //!< record next hops in elp.nextHops
+    const std::vector<ElpNextHops>* m_given; //!< GIVEN mode: the next hops
+    const ElpNextHops* m_hops{nullptr};      //!< GIVEN mode: the current root's
     Elp& m_elp;
     PortSets m_uOut; //!< per forwarder: out ports its attached hosts use
     std::vector<int32_t> m_dist;
@@ -488,20 +696,31 @@ class DagFamily
 };
 
 Elp
-MakeDagElp(const Topology& topo, DagMode mode, const ElpOptions& opt)
+MakeDagElp(const Topology& topo,
+           DagMode mode,
+           const ElpOptions& opt,
+           const std::vector<ElpNextHops>* given = nullptr)
 {
     Net net(topo);
     Elp elp;
     elp.graph = HopGraph(topo);
-    DagFamily(net, mode, opt.seed, false, elp).Run();
+    DagFamily(net, mode, opt.seed, false, elp, opt.keepNextHops && !given, given).Run();
     if (opt.maxExplicitPaths > 0 && elp.pathCount > 0 && elp.pathCount <= opt.maxExplicitPaths)
     {
         // same seed, same choices: this pass only collects the paths
         Elp again;
         again.graph = HopGraph(topo);
-        DagFamily(net, mode, opt.seed, true, again).Run();
+        DagFamily(net, mode, opt.seed, true, again, false, given).Run();
         elp.paths = std::move(again.paths);
         SortPaths(elp.paths);
+    }
+    if (given)
+    {
+        elp.nextHops = *given;
+    }
+    if (!elp.nextHops.empty())
+    {
+        elp.nextHopPaths = elp.paths.size();
     }
     return elp;
 }
@@ -518,6 +737,12 @@ Elp
 MakeShortestPathTreeElp(const Topology& topo, const ElpOptions& opt)
 {
     return MakeDagElp(topo, DagMode::TREE, opt);
+}
+
+Elp
+MakeNextHopElp(const Topology& topo, const std::vector<ElpNextHops>& hops, const ElpOptions& opt)
+{
+    return MakeDagElp(topo, DagMode::GIVEN, opt, &hops);
 }
 
 } // namespace tagger

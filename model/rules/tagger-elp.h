@@ -97,6 +97,40 @@ class HopGraph
 
 /**
  * \ingroup tagger
+ * \brief A destination-rooted ELP family in compact form: for one destination
+ * unit, every node's next hops toward it.
+ *
+ * The destinations are the hosts attached to `root` (hosts whose only
+ * neighbour is root and that do not relay) and root itself when it is a host.
+ * The paths toward a destination host t: from every other host s, s's next
+ * hop (an attached host's is its switch, implicitly; other hosts are listed),
+ * then that node's next hops, until root, then t when t is not root.  A node
+ * with several next hops (all shortest paths) branches into several paths; a
+ * tree gives one next hop per node.  Hosts attached to root reach t through
+ * root directly.  Nodes not listed send nothing toward root.
+ */
+struct ElpNextHops
+{
+    NodeId root{kNone};          //!< the destination unit: a switch with attached hosts, or a host
+    std::vector<NodeId> nodes;   //!< the nodes with next hops, ascending
+    std::vector<uint32_t> begin; //!< next hops of nodes[i]: hops[begin[i] .. begin[i + 1])
+    std::vector<NodeId> hops;    //!< the next hops
+
+    /// Append node (above every node so far) with its next hops.
+    void Add(NodeId node, const std::vector<NodeId>& next)
+    {
+        if (begin.empty())
+        {
+            begin.push_back(0);
+        }
+        nodes.push_back(node);
+        hops.insert(hops.end(), next.begin(), next.end());
+        begin.push_back(static_cast<uint32_t>(hops.size()));
+    }
+};
+
+/**
+ * \ingroup tagger
  * \brief Expected lossless paths: always as a HopGraph, and as explicit paths
  * when the generator enumerated them (small families, files, random paths).
  */
@@ -104,8 +138,16 @@ struct Elp
 {
     HopGraph graph;
     std::vector<Path> paths; //!< explicit paths; may be empty for large families
-    uint64_t pathCount{0};   //!< number of ELP paths (counted even when not stored)
-    uint32_t longestPath{0}; //!< links on the longest path (host to host), = max level + 1
+    /**
+     * The destination-rooted family in compact form (ElpOptions::keepNextHops;
+     * trees and all-shortest families only), else empty.  Then the first
+     * nextHopPaths entries of paths (0 when they were not stored) are the
+     * family's paths and the rest were added (AddRandomPaths).
+     */
+    std::vector<ElpNextHops> nextHops;
+    uint64_t nextHopPaths{0}; //!< leading entries of paths that nextHops describe
+    uint64_t pathCount{0};    //!< number of ELP paths (counted even when not stored)
+    uint32_t longestPath{0};  //!< links on the longest path (host to host), = max level + 1
     /**
      * -1, or K when the ELP is exactly the Clos up-down walks with at most K
      * bounces (MakeUpDownElp).  The HopGraph merges walks by (port, level), so it
@@ -125,6 +167,9 @@ struct ElpOptions
     /// Keep explicit paths in Elp::paths when at most this many (0: never).
     uint64_t maxExplicitPaths{1000000};
     uint64_t seed{1}; //!< for tie breaking in trees and for random paths
+    /// Trees and all shortest paths: also fill Elp::nextHops (memory: one entry
+    /// per (destination unit, node) pair, more for all shortest paths)
+    bool keepNextHops{false};
 };
 
 /**
@@ -173,6 +218,19 @@ Elp MakeShortestPathTreeElp(const Topology& topo, const ElpOptions& opt = {});
 Elp MakeUpDownElp(const Topology& topo, uint32_t bounces, const ElpOptions& opt = {});
 
 /**
+ * The ELP of destination-rooted next hops (Elp::nextHops, e.g. read back from
+ * a file): every path ElpNextHops describes, as MakeShortestPathTreeElp
+ * builds them (paths stored when at most opt.maxExplicitPaths; the result's
+ * nextHops is `hops`).  Throws TaggerError for a hop between nodes that are
+ * not linked, a hop from or to a host that must not have one (attached hosts,
+ * other than root as a last hop), a node listed twice, next hops that loop,
+ * and a path through more than kMaxLevel forwarding nodes.
+ */
+Elp MakeNextHopElp(const Topology& topo,
+                   const std::vector<ElpNextHops>& hops,
+                   const ElpOptions& opt = {});
+
+/**
  * The k shortest loop-free paths between every ordered host pair, transiting
  * forwarding nodes only: the first k in the order (number of links, then node
  * ids lexicographically), i.e. what Yen's algorithm with lexicographic
@@ -194,15 +252,18 @@ Elp MakeKShortestElp(const Topology& topo, uint32_t k, const ElpOptions& opt = {
  * random paths never lengthen it, as in Table V), else kMaxLevel + 1 links;
  * never less than the pair's distance.  pathCount grows by n (duplicates
  * included); the paths are appended to elp.paths when the ELP keeps all its
- * paths (paths.size() == pathCount) or is an up-down family (upDownBounces >=
- * 0, whose paths the verifier must see one by one).  An empty ELP gets a graph for topo; a
- * non-empty one must have been built for topo.
+ * paths (paths.size() == pathCount), is an up-down family (upDownBounces >=
+ * 0, whose paths the verifier must see one by one), or keeps next hops
+ * (nextHops not empty: the random paths are written beside them).  An empty ELP gets a graph for
+ * topo; a non-empty one must have been built for topo.
  */
 void AddRandomPaths(Elp& elp, const Topology& topo, uint64_t n, uint64_t seed);
 
 /**
  * Read paths from a text file: one path per line, node names separated by
- * spaces, '#' starts a comment, blank lines ignored.  Throws TaggerError naming
+ * spaces, '#' starts a comment, blank lines ignored.  A file whose first
+ * non-blank character is '{' is a tagger-rules JSON file instead, read with
+ * ReadElpJson (tagger-io.h): its "elp" paths and "elp_next_hops".  Throws TaggerError naming
  * the file and line for an unknown node, a loop, unlinked neighbours, ...
  * ("paths.txt:7: unknown node 'X9'"), for a line longer than kMaxLineBytes
  * (tagger-io.h), and for a file without any path.

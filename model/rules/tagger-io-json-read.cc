@@ -8,6 +8,7 @@
  * for the small top-level members.
  */
 
+#include "tagger-elp-core.h"
 #include "tagger-io.h"
 
 #include <algorithm>
@@ -790,7 +791,116 @@ TopologyFromJson(const Json& root, const std::string& source)
     return topo;
 }
 
+/// The node id of a JSON string naming a node of topo.
+NodeId
+NamedNode(const Topology& topo, const Json& v, const std::string& source, const std::string& ctx)
+{
+    const NodeId n = v.is_string() ? topo.FindNode(v.get<std::string>()) : kNone;
+    if (n == kNone)
+    {
+        throw TaggerError(source + ": " + ctx + ": " + Show(v) + " is not a node name");
+    }
+    return n;
+}
+
+/// The "elp_next_hops" member: per destination, every node's next hops.
+std::vector<ElpNextHops>
+ReadNextHops(const Topology& topo, const Json& arr, const std::string& source)
+{
+    std::vector<ElpNextHops> result;
+    for (size_t d = 0; d < arr.size(); ++d)
+    {
+        const std::string ctx = "elp_next_hops[" + std::to_string(d) + "]";
+        FieldReader f(arr[d], source, ctx);
+        ElpNextHops h;
+        h.root = NamedNode(topo,
+                           arr[d].contains("destination") ? arr[d]["destination"] : Json(),
+                           source,
+                           ctx + ".destination");
+        const Json& next = arr[d].contains("next") ? arr[d]["next"] : Json();
+        if (!next.is_object())
+        {
+            f.Fail("\"next\" must be an object of node: next hop(s)");
+        }
+        std::vector<std::pair<NodeId, std::vector<NodeId>>> rows;
+        for (auto it = next.begin(); it != next.end(); ++it)
+        {
+            const std::string at = ctx + ".next." + it.key();
+            std::vector<NodeId> hops;
+            for (const Json& v : it->is_array() ? *it : Json::array({*it}))
+            {
+                hops.push_back(NamedNode(topo, v, source, at));
+            }
+            rows.emplace_back(NamedNode(topo, Json(it.key()), source, at), std::move(hops));
+        }
+        std::sort(rows.begin(), rows.end());
+        for (const auto& [node, hops] : rows)
+        {
+            h.Add(node, hops);
+        }
+        result.push_back(std::move(h));
+    }
+    return result;
+}
+
 } // namespace
+
+Elp
+ReadElpJson(const Topology& topo, std::istream& in, const std::string& source)
+{
+    Json root = ParseTopLevel(in, source, {"elp", "elp_next_hops"}, nullptr);
+    if (!root.contains("elp") && !root.contains("elp_next_hops"))
+    {
+        throw TaggerError(source + ": no ELP (top-level \"elp\" or \"elp_next_hops\")");
+    }
+    Elp elp;
+    elp.graph = HopGraph(topo);
+    if (root.contains("elp_next_hops"))
+    {
+        std::vector<ElpNextHops> hops =
+            ReadNextHops(topo, RootArray(root, "elp_next_hops", source), source);
+        try
+        {
+            elp = MakeNextHopElp(topo, hops);
+        }
+        catch (const TaggerError& e)
+        {
+            throw TaggerError(source + ": elp_next_hops: " + e.what());
+        }
+    }
+    if (root.contains("elp"))
+    {
+        const Json& paths = RootArray(root, "elp", source);
+        for (size_t i = 0; i < paths.size(); ++i)
+        {
+            const std::string ctx = "elp[" + std::to_string(i) + "]";
+            if (!paths[i].is_array())
+            {
+                throw TaggerError(source + ": " + ctx + ": a path must be an array of node names");
+            }
+            Path path;
+            for (const Json& v : paths[i])
+            {
+                path.push_back(NamedNode(topo, v, source, ctx));
+            }
+            const std::string err = detail::CheckPath(topo, path);
+            if (!err.empty())
+            {
+                throw TaggerError(source + ": " + ctx + ": " + err);
+            }
+            elp.graph.AddPath(path);
+            elp.longestPath =
+                std::max<uint32_t>(elp.longestPath, static_cast<uint32_t>(path.size() - 1));
+            elp.paths.push_back(std::move(path));
+            ++elp.pathCount;
+        }
+    }
+    if (elp.pathCount == 0)
+    {
+        throw TaggerError(source + ": the ELP has no path");
+    }
+    return elp;
+}
 
 Topology
 ReadTopologyJson(std::istream& in, const std::string& source)

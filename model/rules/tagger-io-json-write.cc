@@ -281,6 +281,45 @@ WriteElpMember(const Topology& topo, const std::vector<Path>& paths, JsonWriter&
     w.Raw(paths.empty() ? "]" : "\n  ]");
 }
 
+/**
+ * Write the "elp_next_hops" member: per destination unit, {"destination":
+ * name, "next": {node: next hop, ...}}, a list of names for several next hops.
+ */
+void
+WriteNextHopsMember(const Topology& topo, const std::vector<ElpNextHops>& hops, JsonWriter& w)
+{
+    auto name = [&topo](NodeId n) -> const std::string& {
+        if (n >= topo.GetNNodes())
+        {
+            throw TaggerError("WriteRulesJson: next hops name node id " + std::to_string(n) +
+                              ", not in the topology");
+        }
+        return topo.GetNode(n).name;
+    };
+    w.Raw(",\n  \"elp_next_hops\": [");
+    for (size_t d = 0; d < hops.size(); ++d)
+    {
+        const ElpNextHops& h = hops[d];
+        w.Raw(d == 0 ? "\n    {\"destination\": " : ",\n    {\"destination\": ")
+            .Str(name(h.root))
+            .Raw(", \"next\": {");
+        for (size_t i = 0; i < h.nodes.size(); ++i)
+        {
+            w.Raw(i == 0 ? "" : ", ").Str(name(h.nodes[i])).Raw(": ");
+            const uint32_t from = h.begin[i];
+            const uint32_t to = h.begin[i + 1];
+            w.Raw(to - from == 1 ? "" : "[");
+            for (uint32_t k = from; k < to; ++k)
+            {
+                w.Raw(k == from ? "" : ", ").Str(name(h.hops[k]));
+            }
+            w.Raw(to - from == 1 ? "" : "]");
+        }
+        w.Raw("}}");
+    }
+    w.Raw(hops.empty() ? "]" : "\n  ]");
+}
+
 } // namespace
 
 void
@@ -309,6 +348,10 @@ WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& os)
     if (out.elp)
     {
         WriteElpMember(topo, *out.elp, w);
+    }
+    if (out.elpNextHops)
+    {
+        WriteNextHopsMember(topo, *out.elpNextHops, w);
     }
     w.Raw(",\n  \"stats\": {");
     bool firstStat = true;

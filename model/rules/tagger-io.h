@@ -123,6 +123,8 @@ struct RulesOutput
     uint32_t losslessTags{0};
     const TagRules* rules{nullptr};
     const std::vector<Path>* elp{nullptr}; //!< written as "elp" when non-null
+    /// written as "elp_next_hops" when non-null (destination-rooted families)
+    const std::vector<ElpNextHops>* elpNextHops{nullptr};
     /// The TCAM entries per node id (CompressTcamTable of rules); null: each
     /// node's entries are compressed while writing.
     const TcamTable* tcam{nullptr};
@@ -134,11 +136,20 @@ struct RulesOutput
 /**
  * Write the full tagger-rules JSON: nodes, links, lossless_tags, rules (per
  * forwarding node with at least one rule), tcam (those nodes' entries: from
- * out.tcam, else CompressTcam), elp, stats.  Throws TaggerError when the rules
+ * out.tcam, else CompressTcam), elp, elp_next_hops, stats.  Throws TaggerError when the rules
  * or the TCAM table belong to another topology, or an ELP path names a node
  * that does not exist.
  */
 void WriteRulesJson(const Topology& topo, const RulesOutput& out, std::ostream& os);
+
+/**
+ * Read the ELP of a tagger-rules JSON file written with --emit-elp:
+ * "elp_next_hops" (destination-rooted next hops, ElpNextHops; built with
+ * MakeNextHopElp) and/or "elp" (explicit paths, arrays of node names).  Other
+ * members are skipped unparsed.  Throws TaggerError naming the file and the
+ * member for an unknown node, a bad path or next hop, or a file with neither.
+ */
+Elp ReadElpJson(const Topology& topo, std::istream& in, const std::string& source);
 
 /**
  * Read the rules part of a tagger-rules JSON file back into TagRules for the

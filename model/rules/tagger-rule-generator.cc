@@ -196,6 +196,7 @@ MakeFamilyElp(const RuleGeneratorOptions& o, const Topology& topo, std::ostrings
     ElpOptions eo;
     eo.maxExplicitPaths = kMaxExplicitPaths;
     eo.seed = o.seed;
+    eo.keepNextHops = o.emitElp; // written compactly (only trees and shortest keep them)
     switch (o.elp)
     {
     case ElpFamily::SHORTEST:
@@ -319,7 +320,7 @@ ElpStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
             r.longestPath = std::max<uint32_t>(r.longestPath, static_cast<uint32_t>(p.size()) - 1);
         }
     }
-    if (o.emitElp && !stored)
+    if (o.emitElp && !stored && r.elp.nextHops.empty())
     {
         throw TaggerError("--emit-elp: the ELP has " + std::to_string(r.elp.pathCount) +
                           " paths, too many to store explicitly (limit " +
@@ -457,7 +458,14 @@ WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
     RulesOutput out;
     out.losslessTags = r.losslessTags;
     out.rules = &r.rules;
-    out.elp = o.emitElp ? &r.elp.paths : nullptr;
+    // with next hops, "elp" holds only the paths they do not describe
+    std::vector<Path> extraPaths;
+    if (o.emitElp && !r.elp.nextHops.empty())
+    {
+        extraPaths.assign(r.elp.paths.begin() + r.elp.nextHopPaths, r.elp.paths.end());
+        out.elpNextHops = &r.elp.nextHops;
+    }
+    out.elp = !o.emitElp ? nullptr : r.elp.nextHops.empty() ? &r.elp.paths : &extraPaths;
     out.tcam = &r.tcam;
     auto d = [](auto v) { return static_cast<double>(v); };
     out.stats = {{"switches", d(topo.GetSwitches().size())},
@@ -527,7 +535,8 @@ CheckJsonWritable(const RuleGeneratorOptions& o)
     }
 }
 
-/// Stage 5: the TCAM of every node (compressed once), the counts, the JSON file.
+/// Stage 5: the TCAM of every node (compressed once, checked against the plain
+/// rules), the counts, the JSON file.
 void
 OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
@@ -537,6 +546,11 @@ OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
     {
         if (topo.IsForwarder(n))
         {
+            const std::string problem = CheckTcam(r.rules, n, r.tcam[n]);
+            if (!problem.empty())
+            {
+                throw RuleVerificationError("TCAM verification failed: " + problem);
+            }
             (topo.IsHost(n) ? r.relayCounts : r.switchCounts)
                 .Add(r.rules.CountRules(n), r.tcam[n].size());
         }

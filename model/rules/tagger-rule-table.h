@@ -98,35 +98,63 @@ class TagRules
 
 /**
  * \ingroup tagger
- * \brief A TCAM entry with port bitmaps (section VII-C): matches an exact tag,
- * any in port of inPorts and any out port of outPorts.
+ * \brief A TCAM entry with port bitmaps (Tagger (ToN), Sec. VII-C, Fig. 9):
+ * matches an exact tag, any in port of inPorts and any out port of outPorts,
+ * and rewrites the tag to newTag.  On the paper's ASICs a port field is a
+ * bitmap with a mask, so one entry matches any port set: one entry is one
+ * TCAM entry, counted like one of the paper's rules.
  */
 struct TcamEntry
 {
     Tag tag;
-    std::vector<PortNo> inPorts;  //!< sorted
-    std::vector<PortNo> outPorts; //!< sorted
-    Tag newTag;
+    std::vector<PortNo> inPorts;  //!< sorted, unique, non-empty
+    std::vector<PortNo> outPorts; //!< sorted, unique, non-empty
+    Tag newTag;                   //!< never kLossyTag
 };
 
 /**
- * Compress one node's plain rules into TCAM entries, matched first to last, no
- * match meaning lossy.  Rules are grouped by (tag, new tag); within a group the
- * in ports are aggregated per out port, then out ports with identical in-port
- * sets share one entry.  The entries are disjoint, so their order does not
- * matter; the result is exactly equivalent to the plain rules.
+ * Compress one node's plain rules into TCAM entries, matched first to last
+ * (the first matching entry wins), no match meaning lossy; the result gives
+ * exactly the plain rules' new tag for every (tag, in, out), hairpins (in ==
+ * out) and tags without rules included.
+ *
+ * Entries of different tags never overlap; a tag's entries are a cover of its
+ * (in, out) -> new tag relation by port-set rectangles (a biclique cover).  The
+ * tag's actions (new tags) are covered one after the other, fewest cells
+ * first; a rectangle may also match cells an earlier entry already matched
+ * (first match wins, so they are don't-cares), never an unmatched cell of
+ * another action or without a rule.  Rectangles are chosen greedily (the one
+ * covering the most uncovered cells among those grown from a few seed ports),
+ * once growing from out ports and once from in ports; the tag keeps the
+ * fewest entries among those two covers and the per-out-port aggregation (in
+ * ports aggregated per out port, out ports with equal in-port sets sharing
+ * one entry), so it never has more entries than that aggregation.  Heuristic:
+ * not always the minimum (which is NP-hard to find).
  */
 std::vector<TcamEntry> CompressTcam(const TagRules& rules, NodeId node);
 
 /// TCAM entries per node id (empty for nodes without rules).
 using TcamTable = std::vector<std::vector<TcamEntry>>;
 
-/// CompressTcam for every node of the rules' topology, indexed by node id.
+/**
+ * CompressTcam for every node of the rules' topology, indexed by node id.
+ * Nodes are compressed on up to 4 threads (one per core, for 64 nodes or
+ * more); the table does not depend on the thread count.
+ */
 TcamTable CompressTcamTable(const TagRules& rules);
 
 /// Evaluate a TCAM list for (tag, in, out): the first matching entry's new tag,
 /// kLossyTag when none matches.
 Tag LookupTcam(const std::vector<TcamEntry>& entries, Tag tag, PortNo in, PortNo out);
+
+/**
+ * Check that first-match evaluation of `entries` gives the plain rules' new
+ * tag at node for every (tag, in, out), tags 0 .. (the node's highest tag + 1), hairpins
+ * included.  Evaluates every entry's cells once (last entry first, so earlier
+ * entries overwrite), not entry by entry as LookupTcam does.
+ * \return "" when equivalent, else the first difference
+ */
+std::string CheckTcam(const TagRules& rules, NodeId node, const std::vector<TcamEntry>& entries);
 
 } // namespace tagger
 } // namespace ns3

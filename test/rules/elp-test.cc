@@ -453,22 +453,6 @@ TinyClos()
     return t;
 }
 
-/// A line of n switches with a host at each end.
-Topology
-Line(uint32_t n)
-{
-    Topology t;
-    NodeId prev = t.AddNode("HA", NodeKind::HOST, 1);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        NodeId s = t.AddNode("S" + std::to_string(i + 1), NodeKind::SWITCH, 2);
-        t.Connect(prev, s);
-        prev = s;
-    }
-    t.Connect(prev, t.AddNode("HB", NodeKind::HOST, 1));
-    return t;
-}
-
 /// Checks of a shortest-path-tree ELP with stored paths against brute force.
 void
 CheckTree(const Topology& t, const Elp& elp, const std::vector<Path>& all)
@@ -621,7 +605,7 @@ TEST(ElpHopGraph, AddPathErrors)
         HasSubstr(ErrorOf([&] { g.Add(t.GetNodeId("A"), 0, 0, 1); }), "A does not forward"));
     EXPECT_TRUE(HasSubstr(ErrorOf([&] { g.Add(0, 0, 7, 1); }), "port 7 out of range on S1"));
     // 63 forwarders fit, 64 do not
-    Topology l63 = Line(63);
+    Topology l63 = test::MakeLine(63);
     HopGraph g63(l63);
     Path p63;
     for (NodeId n = 0; n < l63.GetNNodes(); ++n)
@@ -630,7 +614,7 @@ TEST(ElpHopGraph, AddPathErrors)
     }
     g63.AddPath(p63);
     EXPECT_EQ(g63.GetMaxLevel(), 63u);
-    Topology l64 = Line(64);
+    Topology l64 = test::MakeLine(64);
     HopGraph g64(l64);
     Path p64;
     for (NodeId n = 0; n < l64.GetNNodes(); ++n)

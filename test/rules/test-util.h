@@ -337,6 +337,22 @@ IndependentElpCheck(const TagRules& rules,
     return "";
 }
 
+/// A line of n switches with a host at each end: HA S1 .. Sn HB (node ids in that order).
+inline Topology
+MakeLine(uint32_t n)
+{
+    Topology t;
+    NodeId prev = t.AddNode("HA", NodeKind::HOST, 1);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        NodeId s = t.AddNode("S" + std::to_string(i + 1), NodeKind::SWITCH, 2);
+        t.Connect(prev, s);
+        prev = s;
+    }
+    t.Connect(prev, t.AddNode("HB", NodeKind::HOST, 1));
+    return t;
+}
+
 /**
  * A random connected switch graph: a random spanning tree plus each other pair
  * with probability `extra`, 1-2 hosts per switch, sometimes a spare unconnected

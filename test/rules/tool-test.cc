@@ -804,14 +804,40 @@ TEST_F(TaggerRulesTool, ClosNeedsALayeredTopology)
 
 TEST_F(TaggerRulesTool, EmitElpRefusesAnElpThatIsNotStored)
 {
-    // FatTree(12): 432 hosts; the inter-pod pairs alone have 36 shortest paths
-    // each, far more than the one million paths kept explicitly.
+    // FatTree(12): 432 hosts; the up-down walks between pods are far more than
+    // the one million paths kept explicitly, and the family has no compact form.
     ExpectBadInput({"--topology=fattree",
                     "--k=12",
-                    "--elp=shortest",
+                    "--elp=updown",
                     "--json=" + File("big.json"),
                     "--emit-elp"},
                    {"--emit-elp"});
+}
+
+TEST_F(TaggerRulesTool, EmitElpWritesTreesCompactlyAndReadsThemBack)
+{
+    // 400 hosts: 159,600 host pairs, plus 30 random paths written explicitly
+    const std::string json = File("trees.json");
+    auto f = RunOk({"--topology=jellyfish",
+                    "--switches=50",
+                    "--ports=16",
+                    "--switch-ports=8",
+                    "--elp=trees",
+                    "--extra-random-paths=30",
+                    "--emit-elp",
+                    "--json=" + json});
+    EXPECT_EQ(f["elp_paths"], "159630");
+    std::ifstream in(json);
+    nlohmann::json j = nlohmann::json::parse(in);
+    ASSERT_EQ(j["elp_next_hops"].size(), 50u);
+    EXPECT_EQ(j["elp"].size(), 30u);
+    EXPECT_EQ(j["elp_next_hops"][0]["next"].size(), 49u); // every other switch, one hop each
+    // the file as ELP (and topology): the same ELP, so the same rules
+    auto g = RunOk({"--topology-file=" + json, "--elp-file=" + json});
+    for (const char* key : {"elp_paths", "longest", "lossless_tags", "max_rules", "max_tcam"})
+    {
+        EXPECT_EQ(g[key], f[key]) << key;
+    }
 }
 
 } // namespace
