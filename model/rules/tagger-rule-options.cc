@@ -508,6 +508,30 @@ RuleFlags::ToFatTreeOptions(RuleGeneratorOptions& o, const std::string& where) c
     }
 }
 
+namespace
+{
+
+/// Throw unless a switch-to-switch degree fits the switch count: below it, and at least 2
+/// when there are more than 2 switches.  \param flag the degree's flag \param degree its
+/// value \param switches --switches
+void
+RequireDegreeFits(const std::string& flag, uint32_t degree, uint32_t switches)
+{
+    if (degree >= switches)
+    {
+        throw TaggerError("--" + flag + "=" + std::to_string(degree) +
+                          " is out of range (less than --switches=" + std::to_string(switches) +
+                          ")");
+    }
+    if (degree < 2 && switches > 2)
+    {
+        throw TaggerError("--" + flag + "=" + std::to_string(degree) + " cannot connect " +
+                          std::to_string(switches) + " switches (at least 2)");
+    }
+}
+
+} // namespace
+
 void
 RuleFlags::ToJellyfishOptions(RuleGeneratorOptions& o) const
 {
@@ -519,17 +543,7 @@ RuleFlags::ToJellyfishOptions(RuleGeneratorOptions& o) const
         throw TaggerError("--switch-ports=" + std::to_string(o.switchPorts) +
                           " is out of range (at most --ports=" + std::to_string(o.ports) + ")");
     }
-    if (o.switchPorts >= o.switches)
-    {
-        throw TaggerError("--switch-ports=" + std::to_string(o.switchPorts) +
-                          " is out of range (less than --switches=" + std::to_string(o.switches) +
-                          ")");
-    }
-    if (o.switchPorts < 2 && o.switches > 2)
-    {
-        throw TaggerError("--switch-ports=" + std::to_string(o.switchPorts) + " cannot connect " +
-                          std::to_string(o.switches) + " switches (at least 2)");
-    }
+    RequireDegreeFits("switch-ports", o.switchPorts, o.switches);
     if ((uint64_t{o.switches} * o.switchPorts) % 2 != 0)
     {
         throw TaggerError("--switches=" + std::to_string(o.switches) +
@@ -550,17 +564,7 @@ RuleFlags::ToRandomSparseOptions(RuleGeneratorOptions& o) const
                           " is out of range (at least --min-degree=" + std::to_string(o.minDegree) +
                           ")");
     }
-    if (o.maxDegree >= o.switches)
-    {
-        throw TaggerError("--max-degree=" + std::to_string(o.maxDegree) +
-                          " is out of range (less than --switches=" + std::to_string(o.switches) +
-                          ")");
-    }
-    if (o.maxDegree < 2 && o.switches > 2)
-    {
-        throw TaggerError("--max-degree=" + std::to_string(o.maxDegree) + " cannot connect " +
-                          std::to_string(o.switches) + " switches (at least 2)");
-    }
+    RequireDegreeFits("max-degree", o.maxDegree, o.switches);
 }
 
 void
