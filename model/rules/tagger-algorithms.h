@@ -23,7 +23,7 @@ namespace tagger
 /// How the greedy merge checks that a merge keeps a tag's subgraph acyclic.
 enum class CycleCheck
 {
-    INCREMENTAL, //!< dynamic topological order (Pearce-Kelly), O(affected region)
+    INCREMENTAL, //!< dynamic topological order (two-way search), O(nodes it moves)
     NAIVE        //!< a fresh graph search per merge, as in the paper's analysis
 };
 
