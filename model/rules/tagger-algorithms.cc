@@ -432,6 +432,18 @@ GetName(GreedyOrder order)
     return "shuffled";
 }
 
+GreedyStats&
+GreedyStats::operator+=(const GreedyStats& other)
+{
+    transitions += other.transitions;
+    merged += other.merged;
+    cycleChecks += other.cycleChecks;
+    rejected += other.rejected;
+    visited += other.visited;
+    filtered += other.filtered;
+    return *this;
+}
+
 TagRules
 TagBruteForce(const HopGraph& elp, const TaggingOptions& opt)
 {

@@ -105,6 +105,9 @@ struct GreedyStats
     uint64_t rejected{0};    //!< checks that found a cycle
     uint64_t visited{0};     //!< nodes visited by the cycle checks' searches
     uint64_t filtered{0};    //!< refusals proven by the landmark filter, no search
+
+    /// Add another run's counters.
+    GreedyStats& operator+=(const GreedyStats& other);
 };
 
 /// TagGreedy with statistics.

@@ -51,16 +51,19 @@ constexpr uint64_t kDefaultSearchWork = 100000;
  * orders with seeds derived from `seed` (restart i: SplitMix64(seed + i)).
  * The budget is counted in attempts, so the result depends on the input and
  * these options only: the first `maxWork / entries` attempts are run (at
- * least one; maxWork = 0: all).  A wall-clock limit (timeLimit > 0) may stop
- * the search early, after any complete attempt; the result then depends on the
- * machine, and GreedySearchResult::stoppedByTime says so.
+ * least one; maxWork = 0: all), in rounds of `threads` attempts side by side
+ * (each attempt holds its own rules: memory grows with threads).  A wall-clock
+ * limit (timeLimit > 0) may stop the search early, after any complete round;
+ * the result then depends on the machine (and the thread count), and
+ * GreedySearchResult::stoppedByTime says so.
  */
 struct GreedySearchOptions
 {
     uint32_t restarts{kDefaultRestarts};  //!< SHUFFLED attempts after the three orders
     uint64_t seed{1};                     //!< seed of the shuffled orders
     uint64_t maxWork{kDefaultSearchWork}; //!< entries * attempts budget (0: no limit)
-    double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between attempts
+    double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between rounds
+    uint32_t threads{1}; //!< attempts run side by side (the result does not depend on it)
 };
 
 /// One attempt of the search and how good its rules are.
