@@ -125,8 +125,12 @@ struct TcamEntry
  * (first match wins, so they are don't-cares), never an unmatched cell of
  * another action or without a rule.  Rectangles are chosen greedily (the one
  * covering the most uncovered cells among those grown from a few seed ports),
- * once growing from out ports and once from in ports; the tag keeps the
- * fewest entries among those two covers and the per-out-port aggregation (in
+ * once growing from out ports and once from in ports.  Each cover is then
+ * improved per action: an entry is dropped when the action's other entries,
+ * given extra ports, match its cells, and two entries are merged into one
+ * rectangle when that rectangle matches no cell it may not; entries only grow
+ * onto cells of their action or of an action covered before.  The tag keeps
+ * the fewest entries among those two covers and the per-out-port aggregation (in
  * ports aggregated per out port, out ports with equal in-port sets sharing
  * one entry), so it never has more entries than that aggregation.  Heuristic:
  * not always the minimum (which is NP-hard to find).
