@@ -144,6 +144,62 @@ TagRules::GetMaxTag() const
     return maxTag;
 }
 
+namespace
+{
+
+/// CompressTcamTable's second pass: the nodes with the most entries again,
+/// thorough, while that lowers the maximum (see kThoroughNodes).
+void
+ThoroughOnFullest(const TagRules& rules, TcamTable& table)
+{
+    std::vector<char> tried(table.size(), 0);
+    uint32_t budget = kThoroughNodes;
+    for (;;)
+    {
+        size_t most = 0;
+        std::vector<NodeId> fullest;
+        for (NodeId n = 0; n < table.size(); ++n)
+        {
+            if (table[n].size() > most)
+            {
+                most = table[n].size();
+                fullest.clear();
+            }
+            if (table[n].size() == most && most > 0)
+            {
+                fullest.push_back(n);
+            }
+        }
+        if (fullest.empty() || fullest.size() > budget)
+        {
+            return;
+        }
+        bool lowered = true;
+        for (NodeId n : fullest)
+        {
+            if (tried[n])
+            {
+                lowered = false;
+                continue;
+            }
+            tried[n] = 1;
+            --budget;
+            std::vector<TcamEntry> entries = CompressTcam(rules, n, true);
+            if (entries.size() < table[n].size())
+            {
+                table[n] = std::move(entries);
+            }
+            lowered = lowered && table[n].size() < most;
+        }
+        if (!lowered)
+        {
+            return;
+        }
+    }
+}
+
+} // namespace
+
 TcamTable
 CompressTcamTable(const TagRules& rules)
 {
@@ -169,6 +225,7 @@ CompressTcamTable(const TagRules& rules)
     {
         th.join();
     }
+    ThoroughOnFullest(rules, table);
     return table;
 }
 

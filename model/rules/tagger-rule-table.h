@@ -133,9 +133,15 @@ struct TcamEntry
  * the fewest entries among those two covers and the per-out-port aggregation (in
  * ports aggregated per out port, out ports with equal in-port sets sharing
  * one entry), so it never has more entries than that aggregation.  Heuristic:
- * not always the minimum (which is NP-hard to find).
+ * not always the minimum (which is NP-hard to find).  thorough: also try
+ * covers grown from in and out ports at once and with more seed ports (never
+ * more entries; about 5 times the time).
  */
-std::vector<TcamEntry> CompressTcam(const TagRules& rules, NodeId node);
+std::vector<TcamEntry> CompressTcam(const TagRules& rules, NodeId node, bool thorough = false);
+
+/// CompressTcamTable compresses the fullest nodes again (thorough) while at
+/// most this many nodes hold the most entries, and this many in all.
+constexpr uint32_t kThoroughNodes = 64;
 
 /// TCAM entries per node id (empty for nodes without rules).
 using TcamTable = std::vector<std::vector<TcamEntry>>;
@@ -143,7 +149,10 @@ using TcamTable = std::vector<std::vector<TcamEntry>>;
 /**
  * CompressTcam for every node of the rules' topology, indexed by node id.
  * Nodes are compressed on up to 4 threads (one per core, for 64 nodes or
- * more); the table does not depend on the thread count.
+ * more); the table does not depend on the thread count.  Then the nodes with
+ * the most entries are compressed again, thorough, as long as that lowers the
+ * most entries on a node and at most kThoroughNodes nodes hold the most: a
+ * node of the table can have fewer entries than CompressTcam(rules, node).
  */
 TcamTable CompressTcamTable(const TagRules& rules);
 

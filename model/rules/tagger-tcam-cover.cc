@@ -95,8 +95,8 @@ Popcount(uint64_t x)
  * may never match an unclaimed cell of another action or without a rule.
  *
  * Each action's cells are covered by repeatedly taking the rectangle that
- * covers the most uncovered cells among those grown from the kSeeds out ports
- * and the kSeeds in ports with the most uncovered cells.  A rectangle grows
+ * covers the most uncovered cells among those grown from the few out ports
+ * and in ports with the most uncovered cells (seeds).  A rectangle grows
  * from one out port (with every in port it may match) by adding the out port
  * that keeps the most uncovered cells inside, while that number grows; from an
  * in port likewise on the transposed grid.  Per in port, the number of the
@@ -111,9 +111,11 @@ class GridCover
      * \param g the grid \param t the same grid transposed (in and out swapped)
      * \param seedViews bit o set: grow rectangles from the columns of view o
      * (bit 0: from out ports, bit 1: from in ports)
+     * \param seeds seed columns per view and step
      */
-    GridCover(const TagGrid& g, const TagGrid& t, uint32_t seedViews)
+    GridCover(const TagGrid& g, const TagGrid& t, uint32_t seedViews, size_t seeds)
         : m_seedViews(seedViews),
+          m_seeds(seeds),
           m_words(g.words),
           m_ports(g.ports),
           m_s(g.words),
@@ -146,7 +148,6 @@ class GridCover
     }
 
   private:
-    static constexpr size_t kSeeds = 2;
     static constexpr PortNo kNoPort = ~PortNo{0};
 
     /// The cover's state in one orientation (0: columns are out ports, 1: in ports).
@@ -193,7 +194,7 @@ class GridCover
         for (int o = 0; o < 2; ++o)
         {
             const View& v = m_view[o];
-            for (size_t k = 0; ((m_seedViews >> o) & 1) && k < std::min(kSeeds, v.byLeft.size());
+            for (size_t k = 0; ((m_seedViews >> o) & 1) && k < std::min(m_seeds, v.byLeft.size());
                  ++k)
             {
                 TryGrow(o, v.byLeft[k]);
@@ -383,6 +384,7 @@ class GridCover
     }
 
     const uint32_t m_seedViews; //!< bit o: grow from the columns of view o
+    const size_t m_seeds;       //!< seed columns per view and step
     const uint32_t m_words;
     const uint32_t m_ports;
     const TagGrid* m_grid[2];         //!< the grid and its transpose
@@ -798,24 +800,28 @@ class CoverReducer
 
 /**
  * The fewest entries for one tag among the per-out-port aggregation and the
- * rectangle covers grown from out ports and from in ports (the better one
- * depends on the switch: each wins on some).
+ * rectangle covers (each with its drop and merge steps) grown from out ports
+ * and from in ports, 2 seeds each (the better one depends on the switch: each
+ * wins on some); thorough: also from both at once, and all three with 4 seeds.
  */
 std::vector<TcamEntry>
-CoverTag(const TagGrid& g)
+CoverTag(const TagGrid& g, bool thorough)
 {
     std::vector<TcamEntry> best;
     AggregatePerOutPort(g, best);
     const TagGrid t = Transpose(g);
     const std::vector<size_t> order = ActionOrder(g);
-    for (uint32_t seedViews = 1; seedViews <= 2; ++seedViews)
+    for (size_t seeds = 2; seeds <= (thorough ? 4 : 2); seeds += 2)
     {
-        std::vector<TcamEntry> cover;
-        GridCover(g, t, seedViews).Run(order, cover);
-        CoverReducer(g, t).Run(cover);
-        if (cover.size() < best.size())
+        for (uint32_t seedViews = 1; seedViews <= (thorough ? 3 : 2); ++seedViews)
         {
-            best = std::move(cover);
+            std::vector<TcamEntry> cover;
+            GridCover(g, t, seedViews, seeds).Run(order, cover);
+            CoverReducer(g, t).Run(cover);
+            if (cover.size() < best.size())
+            {
+                best = std::move(cover);
+            }
         }
     }
     return best;
@@ -824,12 +830,12 @@ CoverTag(const TagGrid& g)
 } // namespace
 
 std::vector<TcamEntry>
-CompressTcam(const TagRules& rules, NodeId node)
+CompressTcam(const TagRules& rules, NodeId node, bool thorough)
 {
     std::vector<TcamEntry> entries;
     for (const TagGrid& g : BuildGrids(rules, node))
     {
-        std::vector<TcamEntry> part = CoverTag(g);
+        std::vector<TcamEntry> part = CoverTag(g, thorough);
         entries.insert(entries.end(),
                        std::make_move_iterator(part.begin()),
                        std::make_move_iterator(part.end()));
