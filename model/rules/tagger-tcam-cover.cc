@@ -690,6 +690,7 @@ class CoverReducer
     void MergePairs(size_t a, size_t n)
     {
         m_box.assign(2 * n * m_words, 0);
+        m_touched.assign(2 * m_words, 0);
         for (size_t f = 0; f < n; ++f)
         {
             Box(a, f);
@@ -706,12 +707,33 @@ class CoverReducer
                             ~(m_box[(2 * e1 + 1) * m_words + w] &
                               m_box[(2 * e2 + 1) * m_words + w])) == 0;
                 }
-                if (fits && TryMerge(a, e1, e2))
+                if (!fits)
+                {
+                    continue;
+                }
+                // the cells whose counts a merge changes lie in these ports
+                for (uint32_t w = 0; w < m_words; ++w)
+                {
+                    m_touched[w] = In(e1)[w] | In(e2)[w];
+                    m_touched[m_words + w] = Out(e1)[w] | Out(e2)[w];
+                }
+                if (TryMerge(a, e1, e2))
                 {
                     for (size_t f = 0; f < n; ++f)
                     {
-                        Box(a, f);
+                        bool rows = false;
+                        bool cols = false;
+                        for (uint32_t w = 0; w < m_words; ++w)
+                        {
+                            rows = rows || (In(f)[w] & (m_touched[w] | In(e1)[w])) != 0;
+                            cols = cols || (Out(f)[w] & (m_touched[m_words + w] | Out(e1)[w])) != 0;
+                        }
+                        if (rows && cols)
+                        {
+                            Box(a, f);
+                        }
                     }
+                    Box(a, e2); // dropped
                 }
             }
         }
@@ -794,6 +816,7 @@ class CoverReducer
     std::vector<uint64_t> m_savedRects; //!< m_rects before a drop attempt
     std::vector<uint16_t> m_savedCover; //!< m_cover before a drop attempt
     std::vector<uint64_t> m_box;        //!< per rectangle: Box's in ports and allowed in ports
+    std::vector<uint64_t> m_touched;    //!< MergePairs: in and out ports of the merged pair
     std::vector<uint64_t> m_rows;       //!< TryMerge's in ports
     std::vector<uint64_t> m_cols;       //!< TryMerge's out ports
 };
