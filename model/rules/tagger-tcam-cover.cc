@@ -186,8 +186,8 @@ class GridCover
         }
     }
 
-    /// Find the best rectangle grown from the seeds (view 0 sorted); return its gain.
-    uint32_t GreedyStep()
+    /// Find the best rectangle grown from the seeds (view 0 sorted).
+    void GreedyStep()
     {
         SortByLeft(m_view[1]);
         m_bestGain = 0;
@@ -200,7 +200,6 @@ class GridCover
                 TryGrow(o, v.byLeft[k]);
             }
         }
-        return m_bestGain;
     }
 
     /// Grow a rectangle in view o from column seed; keep it when it covers
@@ -535,6 +534,7 @@ class CoverReducer
     }
 
   private:
+    /// bit p of a bitset
     static bool Has(const uint64_t* bits, PortNo p)
     {
         return (bits[p / 64] >> (p % 64)) & 1;
@@ -546,6 +546,7 @@ class CoverReducer
         return &m_rects[2 * f * m_words];
     }
 
+    /// Out ports of rectangle f.
     uint64_t* Out(size_t f)
     {
         return &m_rects[(2 * f + 1) * m_words];
