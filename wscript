@@ -91,6 +91,7 @@ def build(bld):
         'model/rules/tagger-rule-options.cc',
         'model/rules/tagger-order-bench.cc',
         'model/rules/tagger-rule-table.cc',
+        'model/rules/tagger-tcam-cover.cc',
         'model/rules/tagger-topology-generators.cc',
         'model/rules/tagger-topology-random.cc',
         'model/rules/tagger-topology.cc',

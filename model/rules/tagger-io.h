@@ -126,7 +126,8 @@ struct RulesOutput
     /// written as "elp_next_hops" when non-null (destination-rooted families)
     const std::vector<ElpNextHops>* elpNextHops{nullptr};
     /// The TCAM entries per node id (CompressTcamTable of rules); null: each
-    /// node's entries are compressed while writing.
+    /// node's entries are compressed while writing (CompressTcam, without the
+    /// table's thorough pass: the fullest nodes may get more entries).
     const TcamTable* tcam{nullptr};
     std::map<std::string, double> stats; //!< written in "stats"
     /// written in "stats" too, after the numbers, as strings

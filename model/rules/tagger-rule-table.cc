@@ -5,7 +5,6 @@
 #include "tagger-rule-table.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -148,446 +147,58 @@ TagRules::GetMaxTag() const
 namespace
 {
 
-/**
- * One tag's rewrite function at one node as port bitsets, the input of the
- * rectangle cover: for every action (new tag) and out port, the set of in
- * ports whose (tag, in, out) maps to that new tag.  Bitsets have `words`
- * 64-bit words per out port.
- */
-struct TagGrid
+/// CompressTcamTable's second pass: the nodes with the most entries again,
+/// thorough, while that lowers the maximum (see kThoroughNodes).
+void
+ThoroughOnFullest(const TagRules& rules, TcamTable& table)
 {
-    Tag tag{0};
-    uint32_t ports{0};
-    uint32_t words{0};
-    std::vector<Tag> actions;               //!< distinct new tags, ascending
-    std::vector<std::vector<uint64_t>> ins; //!< per action: [out * words + w]
-    std::vector<uint64_t> cells;            //!< per action: number of (in, out) cells
-};
-
-/// Per tag with rules at node, its TagGrid (ascending tags).
-std::vector<TagGrid>
-BuildGrids(const TagRules& rules, NodeId node)
-{
-    const uint32_t ports = rules.GetTopology().GetNode(node).ports;
-    const uint32_t words = (ports + 63) / 64;
-    std::vector<TagGrid> grids;
-    rules.ForEachRule(node, [&](const Rule& r) {
-        if (grids.empty() || grids.back().tag != r.tag)
-        {
-            grids.push_back(TagGrid{r.tag, ports, words, {}, {}, {}});
-        }
-        TagGrid& g = grids.back();
-        auto it = std::lower_bound(g.actions.begin(), g.actions.end(), r.newTag);
-        const size_t a = it - g.actions.begin();
-        if (it == g.actions.end() || *it != r.newTag)
-        {
-            g.actions.insert(it, r.newTag);
-            g.ins.insert(g.ins.begin() + a, std::vector<uint64_t>(size_t{ports} * words, 0));
-            g.cells.insert(g.cells.begin() + a, 0);
-        }
-        g.ins[a][size_t{r.outPort} * words + r.inPort / 64] |= uint64_t{1} << (r.inPort % 64);
-        ++g.cells[a];
-    });
-    return grids;
-}
-
-/// The ascending port numbers of a bitset.
-std::vector<PortNo>
-BitsToPorts(const uint64_t* bits, uint32_t words)
-{
-    std::vector<PortNo> ports;
-    for (uint32_t w = 0; w < words; ++w)
+    std::vector<char> tried(table.size(), 0);
+    uint32_t budget = kThoroughNodes;
+    for (;;)
     {
-        for (uint64_t b = bits[w]; b != 0; b &= b - 1)
+        size_t most = 0;
+        std::vector<NodeId> fullest;
+        for (NodeId n = 0; n < table.size(); ++n)
         {
-            ports.push_back(static_cast<PortNo>(w * 64 + __builtin_ctzll(b)));
-        }
-    }
-    return ports;
-}
-
-/// Set bits of x (inline; the library call the compiler emits without a
-/// popcount instruction dominates the cover's run time).
-inline uint32_t
-Popcount(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
-}
-
-/**
- * The greedy rectangle cover of one tag with the actions taken in a given
- * order.  Entries are matched first to last, so a later entry may also match
- * cells that an earlier entry already claims (they are don't-cares for it); it
- * may never match an unclaimed cell of another action or without a rule.
- *
- * Each action's cells are covered by repeatedly taking the rectangle that
- * covers the most uncovered cells among those grown from the kSeeds out ports
- * and the kSeeds in ports with the most uncovered cells.  A rectangle grows
- * from one out port (with every in port it may match) by adding the out port
- * that keeps the most uncovered cells inside, while that number grows; from an
- * in port likewise on the transposed grid.  Per in port, the number of the
- * rectangle's out ports where that cell is uncovered is kept bit-sliced
- * (m_planes), so a candidate costs a few word operations whatever the
- * rectangle's width.
- */
-class GridCover
-{
-  public:
-    /**
-     * \param g the grid \param t the same grid transposed (in and out swapped)
-     * \param seedViews bit o set: grow rectangles from the columns of view o
-     * (bit 0: from out ports, bit 1: from in ports)
-     */
-    GridCover(const TagGrid& g, const TagGrid& t, uint32_t seedViews)
-        : m_seedViews(seedViews),
-          m_words(g.words),
-          m_ports(g.ports),
-          m_s(g.words),
-          m_s2(g.words),
-          m_inT(g.ports)
-    {
-        m_grid[0] = &g;
-        m_grid[1] = &t;
-        for (View& v : m_view)
-        {
-            v.claimed.assign(size_t{g.ports} * g.words, 0);
-            v.unc.resize(v.claimed.size());
-            v.ok.resize(v.claimed.size());
-        }
-        uint32_t planes = 1;
-        while ((uint32_t{1} << planes) <= g.ports)
-        {
-            ++planes;
-        }
-        m_planes.resize(size_t{planes} * g.words);
-    }
-
-    /// Cover with the actions in `order` (indices into g.actions); append the entries.
-    void Run(const std::vector<size_t>& order, std::vector<TcamEntry>& entries)
-    {
-        for (size_t a : order)
-        {
-            CoverAction(a, entries);
-        }
-    }
-
-  private:
-    static constexpr size_t kSeeds = 2;
-    static constexpr PortNo kNoPort = ~PortNo{0};
-
-    /// The cover's state in one orientation (0: columns are out ports, 1: in ports).
-    struct View
-    {
-        std::vector<uint64_t> claimed; //!< cells matched by an earlier entry
-        std::vector<uint64_t> unc;     //!< cells of the current action not yet matched
-        std::vector<uint64_t> ok;      //!< cells the current action may match
-        std::vector<uint32_t> left;    //!< uncovered cells per column
-        std::vector<PortNo> byLeft;    //!< columns with uncovered cells, most first
-    };
-
-    void CoverAction(size_t a, std::vector<TcamEntry>& entries)
-    {
-        for (int o = 0; o < 2; ++o)
-        {
-            View& v = m_view[o];
-            v.left.assign(m_ports, 0);
-            for (size_t i = 0; i < v.unc.size(); ++i)
+            if (table[n].size() > most)
             {
-                v.unc[i] = m_grid[o]->ins[a][i] & ~v.claimed[i];
-                v.ok[i] = m_grid[o]->ins[a][i] | v.claimed[i];
-                v.left[i / m_words] += Popcount(v.unc[i]);
+                most = table[n].size();
+                fullest.clear();
+            }
+            if (table[n].size() == most && most > 0)
+            {
+                fullest.push_back(n);
             }
         }
-        while (SortByLeft(m_view[0]))
+        if (fullest.empty() || fullest.size() > budget)
         {
-            SortByLeft(m_view[1]);
-            uint32_t bestGain = 0;
-            int bestView = 0;
-            for (int o = 0; o < 2; ++o)
-            {
-                const View& v = m_view[o];
-                for (size_t k = 0;
-                     ((m_seedViews >> o) & 1) && k < std::min(kSeeds, v.byLeft.size());
-                     ++k)
-                {
-                    const uint32_t gain = Grow(v, v.byLeft[k]);
-                    if (gain > bestGain)
-                    {
-                        bestGain = gain;
-                        bestView = o;
-                        m_bestS = BitsToPorts(m_s.data(), m_words);
-                        m_bestT = m_t;
-                    }
-                }
-            }
-            std::sort(m_bestT.begin(), m_bestT.end());
-            Claim(m_view[bestView], m_bestS, m_bestT);
-            Claim(m_view[1 - bestView], m_bestT, m_bestS);
-            TcamEntry e{m_grid[0]->tag, m_bestS, m_bestT, m_grid[0]->actions[a]};
-            if (bestView == 1)
-            {
-                std::swap(e.inPorts, e.outPorts);
-            }
-            entries.push_back(std::move(e));
+            return;
         }
-    }
-
-    /// Mark the cells rows x cols of view v as matched.
-    void Claim(View& v, const std::vector<PortNo>& rows, const std::vector<PortNo>& cols)
-    {
-        for (PortNo c : cols)
+        bool lowered = true;
+        for (NodeId n : fullest)
         {
-            for (PortNo r : rows)
+            if (tried[n])
             {
-                const size_t i = size_t{c} * m_words + r / 64;
-                const uint64_t bit = uint64_t{1} << (r % 64);
-                v.left[c] -= (v.unc[i] & bit) != 0;
-                v.unc[i] &= ~bit;
-                v.claimed[i] |= bit;
-                v.ok[i] |= bit;
-            }
-        }
-    }
-
-    /// v.byLeft: the columns with uncovered cells, most first (ties: lower
-    /// port); false when nothing is left.
-    static bool SortByLeft(View& v)
-    {
-        v.byLeft.clear();
-        for (PortNo c = 0; c < v.left.size(); ++c)
-        {
-            if (v.left[c] > 0)
-            {
-                v.byLeft.push_back(c);
-            }
-        }
-        const auto& left = v.left;
-        std::sort(v.byLeft.begin(), v.byLeft.end(), [&left](PortNo x, PortNo y) {
-            return left[x] != left[y] ? left[x] > left[y] : x < y;
-        });
-        return !v.byLeft.empty();
-    }
-
-    /// Add column c of view v to the rectangle: its uncovered cells into the counters.
-    void AddColumn(const View& v, PortNo c)
-    {
-        for (uint32_t w = 0; w < m_words; ++w)
-        {
-            m_s[w] &= v.ok[size_t{c} * m_words + w];
-            uint64_t carry = v.unc[size_t{c} * m_words + w];
-            for (uint32_t b = 0; carry != 0; ++b)
-            {
-                uint64_t& plane = m_planes[size_t{b} * m_words + w];
-                const uint64_t next = plane & carry;
-                plane ^= carry;
-                carry = next;
-            }
-        }
-        m_t.push_back(c);
-        m_inT[c] = 1;
-        while ((size_t{1} << m_usedPlanes) <= m_t.size())
-        {
-            ++m_usedPlanes; // the counts reach m_t.size()
-        }
-    }
-
-    /// Uncovered cells inside (rows s) x (the rectangle's columns, and column
-    /// c of view v unless c is kNoPort).
-    uint32_t GainWith(const View& v, PortNo c, const std::vector<uint64_t>& s) const
-    {
-        uint32_t g = 0;
-        for (uint32_t w = 0; w < m_words; ++w)
-        {
-            if (c != kNoPort)
-            {
-                g += Popcount(s[w] & v.unc[size_t{c} * m_words + w]);
-            }
-            for (uint32_t b = 0; b < m_usedPlanes; ++b)
-            {
-                g += Popcount(s[w] & m_planes[size_t{b} * m_words + w]) << b;
-            }
-        }
-        return g;
-    }
-
-    /**
-     * The column of v whose addition covers the most uncovered cells, if more
-     * than `gain` (then `gain` becomes that number).  Adding c cannot cover
-     * more than gain + (c's uncovered cells), so candidates are tried by
-     * uncovered cells, most first, until none can win.
-     */
-    PortNo BestAddition(const View& v, uint32_t& gain)
-    {
-        const uint32_t base = gain;
-        PortNo best = kNoPort;
-        for (PortNo c : v.byLeft)
-        {
-            if (base + v.left[c] <= gain)
-            {
-                break;
-            }
-            if (m_inT[c])
-            {
+                lowered = false;
                 continue;
             }
-            uint32_t own = 0;
-            for (uint32_t w = 0; w < m_words; ++w)
+            tried[n] = 1;
+            --budget;
+            std::vector<TcamEntry> entries = CompressTcam(rules, n, true);
+            if (entries.size() < table[n].size())
             {
-                m_s2[w] = m_s[w] & v.ok[size_t{c} * m_words + w];
-                own += Popcount(m_s2[w] & v.unc[size_t{c} * m_words + w]);
+                table[n] = std::move(entries);
             }
-            if (base + own > gain)
-            {
-                const uint32_t g = GainWith(v, c, m_s2);
-                if (g > gain)
-                {
-                    gain = g;
-                    best = c;
-                }
-            }
+            lowered = lowered && table[n].size() < most;
         }
-        return best;
-    }
-
-    /// Grow a rectangle (rows m_s x columns m_t) of view v from column seed; return its gain.
-    uint32_t Grow(const View& v, PortNo seed)
-    {
-        for (PortNo c : m_t)
+        if (!lowered)
         {
-            m_inT[c] = 0;
-        }
-        m_t.clear();
-        m_usedPlanes = 0;
-        std::fill(m_planes.begin(), m_planes.end(), 0);
-        std::fill(m_s.begin(), m_s.end(), ~uint64_t{0});
-        AddColumn(v, seed);
-        uint32_t gain = GainWith(v, kNoPort, m_s);
-        for (PortNo c = BestAddition(v, gain); c != kNoPort; c = BestAddition(v, gain))
-        {
-            AddColumn(v, c);
-        }
-        return gain;
-    }
-
-    const uint32_t m_seedViews; //!< bit o: grow from the columns of view o
-    const uint32_t m_words;
-    const uint32_t m_ports;
-    const TagGrid* m_grid[2];       //!< the grid and its transpose
-    View m_view[2];                 //!< the cover's state in both orientations
-    uint32_t m_usedPlanes{0};       //!< planes for counts up to m_t.size()
-    std::vector<uint64_t> m_s;      //!< rows of the rectangle being grown
-    std::vector<uint64_t> m_s2;     //!< scratch: rows with a candidate column added
-    std::vector<PortNo> m_t;        //!< columns of the rectangle being grown
-    std::vector<uint64_t> m_planes; //!< bit-sliced uncovered counts per row
-    std::vector<char> m_inT;        //!< column in m_t
-    std::vector<PortNo> m_bestS;    //!< rows of the best rectangle of this step
-    std::vector<PortNo> m_bestT;    //!< its columns
-};
-
-/**
- * The per-out-port aggregation: for each action, out ports with the same
- * in-port set share one entry.  Entries are disjoint.
- */
-void
-AggregatePerOutPort(const TagGrid& g, std::vector<TcamEntry>& entries)
-{
-    for (size_t a = 0; a < g.actions.size(); ++a)
-    {
-        std::map<std::vector<PortNo>, std::vector<PortNo>> byInSet;
-        for (PortNo o = 0; o < g.ports; ++o)
-        {
-            std::vector<PortNo> ins = BitsToPorts(&g.ins[a][size_t{o} * g.words], g.words);
-            if (!ins.empty())
-            {
-                byInSet[ins].push_back(o);
-            }
-        }
-        for (auto& [ins, outs] : byInSet)
-        {
-            entries.push_back(TcamEntry{g.tag, ins, outs, g.actions[a]});
+            return;
         }
     }
-}
-
-/// The order in which a tag's actions are covered: fewest cells first, so the
-/// largest action comes last, where the most cells are don't-cares.  (Trying
-/// every permutation gained one entry on a few switches at twice the time.)
-std::vector<size_t>
-ActionOrder(const TagGrid& g)
-{
-    std::vector<size_t> order(g.actions.size());
-    for (size_t a = 0; a < order.size(); ++a)
-    {
-        order[a] = a;
-    }
-    std::stable_sort(order.begin(), order.end(), [&g](size_t x, size_t y) {
-        return g.cells[x] < g.cells[y];
-    });
-    return order;
-}
-
-/// The grid with in and out ports swapped.
-TagGrid
-Transpose(const TagGrid& g)
-{
-    TagGrid t{g.tag, g.ports, g.words, g.actions, {}, g.cells};
-    for (const std::vector<uint64_t>& ins : g.ins)
-    {
-        std::vector<uint64_t> outs(ins.size(), 0);
-        for (PortNo o = 0; o < g.ports; ++o)
-        {
-            for (PortNo i : BitsToPorts(&ins[size_t{o} * g.words], g.words))
-            {
-                outs[size_t{i} * g.words + o / 64] |= uint64_t{1} << (o % 64);
-            }
-        }
-        t.ins.push_back(std::move(outs));
-    }
-    return t;
-}
-
-/**
- * The fewest entries for one tag among the per-out-port aggregation and the
- * rectangle covers grown from out ports and from in ports (the better one
- * depends on the switch: each wins on some).
- */
-std::vector<TcamEntry>
-CoverTag(const TagGrid& g)
-{
-    std::vector<TcamEntry> best;
-    AggregatePerOutPort(g, best);
-    const TagGrid t = Transpose(g);
-    const std::vector<size_t> order = ActionOrder(g);
-    for (uint32_t seedViews = 1; seedViews <= 2; ++seedViews)
-    {
-        std::vector<TcamEntry> cover;
-        GridCover(g, t, seedViews).Run(order, cover);
-        if (cover.size() < best.size())
-        {
-            best = std::move(cover);
-        }
-    }
-    return best;
 }
 
 } // namespace
-
-std::vector<TcamEntry>
-CompressTcam(const TagRules& rules, NodeId node)
-{
-    std::vector<TcamEntry> entries;
-    for (const TagGrid& g : BuildGrids(rules, node))
-    {
-        std::vector<TcamEntry> part = CoverTag(g);
-        entries.insert(entries.end(),
-                       std::make_move_iterator(part.begin()),
-                       std::make_move_iterator(part.end()));
-    }
-    return entries;
-}
 
 TcamTable
 CompressTcamTable(const TagRules& rules)
@@ -614,6 +225,7 @@ CompressTcamTable(const TagRules& rules)
     {
         th.join();
     }
+    ThoroughOnFullest(rules, table);
     return table;
 }
 

@@ -125,13 +125,23 @@ struct TcamEntry
  * (first match wins, so they are don't-cares), never an unmatched cell of
  * another action or without a rule.  Rectangles are chosen greedily (the one
  * covering the most uncovered cells among those grown from a few seed ports),
- * once growing from out ports and once from in ports; the tag keeps the
- * fewest entries among those two covers and the per-out-port aggregation (in
+ * once growing from out ports and once from in ports.  Each cover is then
+ * improved per action: an entry is dropped when the action's other entries,
+ * given extra ports, match its cells, and two entries are merged into one
+ * rectangle when that rectangle matches no cell it may not; entries only grow
+ * onto cells of their action or of an action covered before.  The tag keeps
+ * the fewest entries among those two covers and the per-out-port aggregation (in
  * ports aggregated per out port, out ports with equal in-port sets sharing
  * one entry), so it never has more entries than that aggregation.  Heuristic:
- * not always the minimum (which is NP-hard to find).
+ * not always the minimum (which is NP-hard to find).  thorough: also try
+ * covers grown from in and out ports at once and with more seed ports (never
+ * more entries; about 5 times the time).
  */
-std::vector<TcamEntry> CompressTcam(const TagRules& rules, NodeId node);
+std::vector<TcamEntry> CompressTcam(const TagRules& rules, NodeId node, bool thorough = false);
+
+/// CompressTcamTable compresses the fullest nodes again (thorough) while at
+/// most this many nodes hold the most entries, and this many in all.
+constexpr uint32_t kThoroughNodes = 64;
 
 /// TCAM entries per node id (empty for nodes without rules).
 using TcamTable = std::vector<std::vector<TcamEntry>>;
@@ -139,7 +149,10 @@ using TcamTable = std::vector<std::vector<TcamEntry>>;
 /**
  * CompressTcam for every node of the rules' topology, indexed by node id.
  * Nodes are compressed on up to 4 threads (one per core, for 64 nodes or
- * more); the table does not depend on the thread count.
+ * more); the table does not depend on the thread count.  Then the nodes with
+ * the most entries are compressed again, thorough, as long as that lowers the
+ * most entries on a node and at most kThoroughNodes nodes hold the most: a
+ * node of the table can have fewer entries than CompressTcam(rules, node).
  */
 TcamTable CompressTcamTable(const TagRules& rules);
 
