@@ -8,6 +8,7 @@
  */
 
 #include "tagger-elp-core.h"
+#include "tagger-parallel.h"
 
 #include <algorithm>
 #include <limits>
@@ -30,6 +31,56 @@ enum class DagMode
     GIVEN, //!< the next hops of Elp::nextHops (ElpNextHops)
 };
 
+/// One destination's BFS over forwarders: the part of its work without random draws.
+struct RootBfs
+{
+    std::vector<NodeId> order;       //!< the nodes reached, root first, in BFS order
+    std::vector<int32_t> dist;       //!< per order position: hops to the root
+    std::vector<uint32_t> candBegin; //!< per order position: start in cands (one more at the end)
+    std::vector<uint32_t> cands;     //!< Net entries toward the neighbours one hop closer
+};
+
+/**
+ * BFS from r over forwarders into b.  dist is scratch space: -1 for every
+ * node on entry and on return.
+ */
+void
+RunRootBfs(const Net& net, NodeId r, std::vector<int32_t>& dist, RootBfs& b)
+{
+    b.order.assign(1, r);
+    b.dist.clear();
+    b.candBegin.assign(1, 0);
+    b.cands.clear();
+    dist[r] = 0;
+    const NodeId* nbr = net.nbr.data();
+    int32_t* d = dist.data();
+    for (size_t q = 0; q < b.order.size(); ++q)
+    {
+        const NodeId x = b.order[q];
+        const int32_t dx = d[x];
+        b.dist.push_back(dx);
+        for (uint32_t i = net.begin[x], end = net.fwdEnd[x]; i < end; ++i)
+        {
+            const NodeId y = nbr[i];
+            const int32_t dy = d[y];
+            if (dy < 0)
+            {
+                d[y] = dx + 1;
+                b.order.push_back(y);
+            }
+            else if (dy == dx - 1)
+            {
+                b.cands.push_back(i);
+            }
+        }
+        b.candBegin.push_back(static_cast<uint32_t>(b.cands.size()));
+    }
+    for (NodeId x : b.order)
+    {
+        d[x] = -1;
+    }
+}
+
 /**
  * Fills the HopGraph of a destination-rooted family without enumerating
  * paths.  For destination unit r: BFS over forwarders from r; each node keeps
@@ -47,17 +98,20 @@ class DagFamily
     /**
      * \param keepHops record every destination's next hops in elp.nextHops
      * \param given GIVEN mode: the next hops to build the family from
+     * \param threads threads for the BFS of the destinations (0: one per hardware thread)
      */
     DagFamily(const Net& net,
               DagMode mode,
               uint64_t seed,
               bool store,
               Elp& elp,
-              bool keepHops = false,
-              const std::vector<ElpNextHops>* given = nullptr)
+              bool keepHops,
+              const std::vector<ElpNextHops>* given,
+              unsigned threads)
         : m_net(net),
           m_mode(mode),
           m_rng(seed),
+          m_threads(threads),
           m_store(store),
           m_keepHops(keepHops),
           m_given(given),
@@ -71,17 +125,48 @@ class DagFamily
         m_succEnd.assign(net.n, 0);
     }
 
+    /**
+     * Every destination unit in ascending order.  The BFS of the units (no
+     * random draws) runs on m_threads threads ahead of the rest, which runs
+     * in unit order on this thread: the ELP is the same for any thread count.
+     */
     void Run()
     {
-        const size_t roots = m_given ? m_given->size() : m_net.units.size();
-        for (size_t i = 0; i < roots; ++i)
-        {
-            m_hops = m_given ? &(*m_given)[i] : nullptr;
-            Root(m_given ? m_hops->root : m_net.units[i]);
+        auto finish = [this]() {
             for (NodeId x : m_order)
             {
                 m_dist[x] = -1;
             }
+        };
+        if (m_given)
+        {
+            for (const ElpNextHops& h : *m_given)
+            {
+                m_hops = &h;
+                Root(h.root, nullptr);
+                finish();
+            }
+        }
+        else
+        {
+            const unsigned threads = ResolveThreads(m_threads);
+            std::vector<RootBfs> slots(2 * threads + 2);
+            std::vector<std::vector<int32_t>> scratch(threads);
+            OrderedPipeline(
+                threads,
+                m_net.units.size(),
+                slots,
+                [this, &scratch](size_t i, RootBfs& b, unsigned t) {
+                    if (scratch[t].empty())
+                    {
+                        scratch[t].assign(m_net.n, -1);
+                    }
+                    RunRootBfs(m_net, m_net.units[i], scratch[t], b);
+                },
+                [this, &finish](size_t i, RootBfs& b) {
+                    Root(m_net.units[i], &b);
+                    finish();
+                });
         }
         FillAttachedSources(m_net, m_uOut, m_elp.graph);
         m_elp.pathCount = m_count;
@@ -96,34 +181,41 @@ class DagFamily
         uint32_t entry; //!< entry src -> at
     };
 
-    void Choose(NodeId x)
+    /// x's successors among its \p count candidate entries \p cands (TREE: one at random).
+    void Choose(NodeId x, const uint32_t* cands, size_t count)
     {
         m_succBegin[x] = static_cast<uint32_t>(m_succ.size());
         if (m_mode == DagMode::TREE)
         {
-            m_succ.push_back(m_cands[UniformIndex(m_rng, m_cands.size())]);
+            m_succ.push_back(cands[UniformIndex(m_rng, count)]);
         }
         else
         {
-            m_succ.insert(m_succ.end(), m_cands.begin(), m_cands.end());
+            m_succ.insert(m_succ.end(), cands, cands + count);
         }
         m_succEnd[x] = static_cast<uint32_t>(m_succ.size());
     }
 
-    void Bfs(NodeId r)
+    /**
+     * Take root r's BFS from b (swapping its order in): m_order, m_dist, and
+     * every node's successors (Choose, in BFS order: the random draws are
+     * those of a sequential run).
+     */
+    void ApplyBfs(NodeId r, RootBfs& b)
     {
         const Net& net = m_net;
-        m_order.clear();
+        m_order.swap(b.order);
         m_succ.clear();
-        m_dist[r] = 0;
-        m_order.push_back(r);
-        for (uint32_t i = net.begin[r]; i < net.fwdEnd[r]; ++i)
+        for (size_t q = 0; q < m_order.size(); ++q)
         {
-            NodeId y = net.nbr[i];
-            m_dist[y] = 1;
-            m_order.push_back(y);
-            if (!net.fwd[r])
+            m_dist[m_order[q]] = b.dist[q];
+        }
+        if (!net.fwd[r])
+        {
+            // a host root: its neighbours (BFS positions 1..) send straight to it
+            for (uint32_t i = net.begin[r]; i < net.fwdEnd[r]; ++i)
             {
+                const NodeId y = net.nbr[i];
                 m_succBegin[y] = static_cast<uint32_t>(m_succ.size());
                 m_succ.push_back(net.rev[i]);
                 m_succEnd[y] = static_cast<uint32_t>(m_succ.size());
@@ -131,32 +223,20 @@ class DagFamily
         }
         for (size_t q = 1; q < m_order.size(); ++q)
         {
-            NodeId x = m_order[q];
-            int32_t dx = m_dist[x];
-            m_cands.clear();
-            for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
+            if (net.fwd[r] || b.dist[q] > 1)
             {
-                NodeId y = net.nbr[i];
-                int32_t dy = m_dist[y];
-                if (dy < 0)
-                {
-                    m_dist[y] = dx + 1;
-                    m_order.push_back(y);
-                }
-                else if (dy == dx - 1)
-                {
-                    m_cands.push_back(i);
-                }
-            }
-            if (net.fwd[r] || dx > 1)
-            {
-                Choose(x);
+                Choose(m_order[q],
+                       b.cands.data() + b.candBegin[q],
+                       b.candBegin[q + 1] - b.candBegin[q]);
             }
         }
     }
 
-    /// Everything for destination unit r: BFS, sources, the sweep, the root.
-    void Root(NodeId r)
+    /**
+     * Everything for destination unit r: its BFS (bfs, or the given next hops),
+     * sources, the sweep, the root.
+     */
+    void Root(NodeId r, RootBfs* bfs)
     {
         if (m_hops)
         {
@@ -166,7 +246,7 @@ class DagFamily
         }
         else
         {
-            Bfs(r);
+            ApplyBfs(r, *bfs);
             InitSources(r);
             CollectExtras(r);
         }
@@ -674,6 +754,7 @@ class DagFamily
     const Net& m_net;
     DagMode m_mode;
     std::mt19937_64 m_rng;
+    unsigned m_threads; //!< threads for the BFS (0: one per hardware thread)
     bool m_store;
     bool m_keepHops;                         //!< record next hops in elp.nextHops
     const std::vector<ElpNextHops>* m_given; //!< GIVEN mode: the next hops
@@ -704,13 +785,14 @@ MakeDagElp(const Topology& topo,
     Net net(topo);
     Elp elp;
     elp.graph = HopGraph(topo);
-    DagFamily(net, mode, opt.seed, false, elp, opt.keepNextHops && !given, given).Run();
+    DagFamily(net, mode, opt.seed, false, elp, opt.keepNextHops && !given, given, opt.threads)
+        .Run();
     if (opt.maxExplicitPaths > 0 && elp.pathCount > 0 && elp.pathCount <= opt.maxExplicitPaths)
     {
         // same seed, same choices: this pass only collects the paths
         Elp again;
         again.graph = HopGraph(topo);
-        DagFamily(net, mode, opt.seed, true, again, false, given).Run();
+        DagFamily(net, mode, opt.seed, true, again, false, given, opt.threads).Run();
         elp.paths = std::move(again.paths);
         SortPaths(elp.paths);
     }

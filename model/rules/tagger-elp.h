@@ -170,6 +170,9 @@ struct ElpOptions
     /// Trees and all shortest paths: also fill Elp::nextHops (memory: one entry
     /// per (destination unit, node) pair, more for all shortest paths)
     bool keepNextHops{false};
+    /// Trees and all shortest paths: threads for the per-destination searches (0: one per
+    /// hardware thread); the ELP does not depend on it
+    unsigned threads{0};
 };
 
 /**

@@ -6,6 +6,8 @@
 
 #include "tagger-greedy-search.h"
 
+#include "tagger-parallel.h"
+
 #include <algorithm>
 #include <chrono>
 #include <tuple>
@@ -49,11 +51,14 @@ PlanAttempts(const GreedySearchOptions& search)
     return plan;
 }
 
-/// Fill the TCAM counts of an attempt.
-void
-CountTcam(const TagRules& rules, GreedyAttempt& a)
+/// Fill the TCAM counts of an attempt. \return its TCAM table (CompressTcam per node)
+TcamTable
+CountTcam(const TagRules& rules, unsigned threads, GreedyAttempt& a)
 {
-    const TcamTable tcam = CompressTcamTable(rules);
+    TcamTable tcam(rules.GetTopology().GetNNodes());
+    ParallelFor(threads, tcam.size(), 16, [&](std::size_t n) {
+        tcam[n] = CompressTcam(rules, static_cast<NodeId>(n));
+    });
     a.maxTcam = 0;
     a.sumTcam = 0;
     for (const auto& entries : tcam)
@@ -61,6 +66,7 @@ CountTcam(const TagRules& rules, GreedyAttempt& a)
         a.maxTcam = std::max<uint64_t>(a.maxTcam, entries.size());
         a.sumTcam += entries.size();
     }
+    return tcam;
 }
 
 /// Ranking of attempts: fewer tags, then fewer TCAM entries at the fullest node, then in all.
@@ -110,9 +116,10 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
         o.shuffleSeed = a.seed;
         TagRules rules = TagGreedy(elp, o, r.stats);
         a.losslessTags = rules.GetLosslessTags();
+        TcamTable tcam;
         if (r.planned > 1 && (i == 0 || a.losslessTags <= r.winner.losslessTags))
         {
-            CountTcam(rules, a);
+            tcam = CountTcam(rules, search.threads, a);
         }
         r.attempts.push_back(a);
         if (i == 0 || Better(a, r.winner))
@@ -120,6 +127,7 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
             r.winner = a;
             r.winnerName = GetName(a, i >= 3 ? i - 2 : 0);
             r.rules = std::move(rules);
+            r.tcam = std::move(tcam);
         }
     }
     return r;

@@ -61,6 +61,8 @@ struct GreedySearchOptions
     uint64_t seed{1};                     //!< seed of the shuffled orders
     uint64_t maxWork{kDefaultSearchWork}; //!< entries * attempts budget (0: no limit)
     double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between attempts
+    /// threads for the TCAM counts (0: one per hardware thread); the result does not depend on it
+    uint32_t threads{0};
 };
 
 /// One attempt of the search and how good its rules are.
@@ -87,6 +89,9 @@ struct GreedySearchResult
     uint32_t planned{0};                 //!< attempts the budget allowed
     uint32_t possible{0};                //!< attempts the options asked for (3 + restarts)
     bool stoppedByTime{false};           //!< the wall-clock limit stopped the search early
+    /// the winner's CompressTcam per node id when the search counted TCAM entries (more than
+    /// one attempt planned), else empty
+    TcamTable tcam;
 };
 
 /**

@@ -1,0 +1,227 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * GoogleTest suite for the threads of the rule generator (tagger-parallel.h,
+ * RuleGeneratorOptions::threads): ParallelFor and OrderedPipeline, and
+ * GenerateRules on 1 and 3 threads, which must give identical ELPs, rules,
+ * TCAM tables, JSON and verdicts.
+ *
+ * Expected values come from elsewhere: the helpers against a plain loop, the
+ * generator's TCAM table (reused from the order search or compressed per
+ * node) against CompressTcamTable of its rules, and the verifier's verdict
+ * on broken rules against the sequential one.
+ */
+
+#include "tagger-io.h"
+#include "tagger-parallel.h"
+#include "tagger-rule-generator.h"
+#include "tagger-verifier.h"
+
+#include <gtest/gtest.h>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3::tagger;
+
+namespace
+{
+
+/// Everything a run computed except times and memory, as text: the JSON
+/// (topology, rules, TCAM, ELP paths and next hops), every HopGraph mask and the counts.
+std::string
+Fingerprint(const RuleGeneratorResult& r)
+{
+    const Topology& topo = *r.topology;
+    RulesOutput out;
+    out.losslessTags = r.losslessTags;
+    out.rules = &r.rules;
+    out.elp = &r.elp.paths;
+    out.elpNextHops = &r.elp.nextHops;
+    out.tcam = &r.tcam;
+    std::ostringstream os;
+    WriteRulesJson(topo, out, os);
+    for (NodeId n = 0; n < topo.GetNNodes(); ++n)
+    {
+        const uint32_t p = topo.IsForwarder(n) ? topo.GetNode(n).ports : 0;
+        for (PortNo in = 0; in < p; ++in)
+        {
+            for (PortNo o = 0; o < p; ++o)
+            {
+                if (const uint64_t m = r.elp.graph.GetMask(n, in, o))
+                {
+                    os << n << ' ' << in << ' ' << o << ' ' << m << '\n';
+                }
+            }
+        }
+    }
+    os << r.elp.pathCount << ' ' << r.longestPath << ' ' << r.lowerBound << ' ' << r.greedyOrder
+       << ' ' << r.switchCounts.sumRules << ' ' << r.switchCounts.sumTcam << ' '
+       << r.switchCounts.maxTcam << ' ' << r.verification.ok << '\n';
+    return os.str();
+}
+
+/// The TCAM table as text.
+std::string
+TcamText(const TcamTable& table)
+{
+    std::ostringstream os;
+    for (std::size_t n = 0; n < table.size(); ++n)
+    {
+        for (const TcamEntry& e : table[n])
+        {
+            os << n << ' ' << int(e.tag) << ' ' << int(e.newTag) << ':';
+            for (PortNo p : e.inPorts)
+            {
+                os << ' ' << p;
+            }
+            os << " /";
+            for (PortNo p : e.outPorts)
+            {
+                os << ' ' << p;
+            }
+            os << '\n';
+        }
+    }
+    return os.str();
+}
+
+/// Jellyfish options: small enough for the order search to run every attempt when `search`.
+RuleGeneratorOptions
+Jellyfish(uint32_t switches, ElpFamily elp, bool search)
+{
+    RuleGeneratorOptions o;
+    o.topology = TopologyGenerator::JELLYFISH;
+    o.switches = switches;
+    o.ports = 8;
+    o.switchPorts = 4;
+    o.seed = 7;
+    o.elp = elp;
+    o.greedySearch = search;
+    o.search.restarts = 4;
+    o.search.maxWork = 0;
+    return o;
+}
+
+} // namespace
+
+TEST(ParallelFor, EveryItemOnceAndTheLowestFailureWins)
+{
+    for (unsigned threads : {1u, 2u, 3u, 8u})
+    {
+        std::vector<int> hits(1000, 0);
+        ParallelFor(threads, hits.size(), 7, [&](std::size_t i) { hits[i] += 1; });
+        EXPECT_EQ(std::vector<int>(1000, 1), hits) << threads << " threads";
+        std::vector<char> ran(1000, 0);
+        try
+        {
+            ParallelFor(threads, ran.size(), 3, [&](std::size_t i) {
+                ran[i] = 1;
+                if (i == 500 || i == 123)
+                {
+                    throw std::runtime_error(std::to_string(i));
+                }
+            });
+            ADD_FAILURE() << "no exception";
+        }
+        catch (const std::runtime_error& e)
+        {
+            EXPECT_EQ(std::string("123"), e.what()) << threads << " threads";
+        }
+        for (std::size_t i = 0; i < 123; ++i)
+        {
+            EXPECT_EQ(1, ran[i]) << "item " << i << " below the failure did not run";
+        }
+    }
+}
+
+TEST(OrderedPipeline, ConsumesInOrderAndRethrowsAtTheItem)
+{
+    for (unsigned threads : {1u, 2u, 3u})
+    {
+        std::vector<std::size_t> slots(4);
+        std::vector<std::size_t> seen;
+        OrderedPipeline(
+            threads,
+            100,
+            slots,
+            [](std::size_t i, std::size_t& slot, unsigned) { slot = i * i; },
+            [&](std::size_t i, std::size_t& slot) {
+                EXPECT_EQ(i * i, slot);
+                seen.push_back(i);
+            });
+        ASSERT_EQ(100u, seen.size());
+        for (std::size_t i = 0; i < seen.size(); ++i)
+        {
+            EXPECT_EQ(i, seen[i]);
+        }
+        seen.clear();
+        EXPECT_THROW(OrderedPipeline(
+                         threads,
+                         100,
+                         slots,
+                         [](std::size_t i, std::size_t&, unsigned) {
+                             if (i == 40)
+                             {
+                                 throw std::runtime_error("40");
+                             }
+                         },
+                         [&](std::size_t i, std::size_t&) { seen.push_back(i); }),
+                     std::runtime_error);
+        EXPECT_EQ(40u, seen.size()) << "items before the failing one are consumed";
+    }
+}
+
+TEST(RuleGeneratorThreads, OneAndThreeThreadsGiveTheSameResults)
+{
+    struct Case
+    {
+        uint32_t switches;
+        ElpFamily elp;
+        bool search;
+    };
+
+    for (const Case& c : {Case{24, ElpFamily::TREES, true},
+                          Case{24, ElpFamily::SHORTEST, true},
+                          Case{60, ElpFamily::TREES, false},
+                          Case{60, ElpFamily::SHORTEST, false}})
+    {
+        RuleGeneratorOptions o = Jellyfish(c.switches, c.elp, c.search);
+        o.threads = 1;
+        const RuleGeneratorResult one = GenerateRules(o);
+        o.threads = 3;
+        const RuleGeneratorResult three = GenerateRules(o);
+        EXPECT_EQ(1u, one.threads);
+        EXPECT_EQ(3u, three.threads);
+        EXPECT_TRUE(one.verification.ok);
+        EXPECT_GT(one.elp.paths.size(), 0u);
+        EXPECT_EQ(Fingerprint(one), Fingerprint(three))
+            << c.switches << " switches, ELP " << GetName(c.elp);
+        // the table the output used (the search's, or compressed per node) is the library's
+        EXPECT_EQ(TcamText(CompressTcamTable(three.rules)), TcamText(three.tcam));
+    }
+}
+
+TEST(RuleGeneratorThreads, NextHopsAreTheSameOnOneAndThreeThreads)
+{
+    const Topology topo = MakeJellyfish(40, 8, 4, 3);
+    for (auto make : {MakeShortestPathTreeElp, MakeShortestPathElp})
+    {
+        ElpOptions eo;
+        eo.seed = 5;
+        eo.keepNextHops = true;
+        eo.threads = 1;
+        const Elp one = make(topo, eo);
+        eo.threads = 3;
+        const Elp three = make(topo, eo);
+        ASSERT_EQ(one.nextHops.size(), three.nextHops.size());
+        for (std::size_t i = 0; i < one.nextHops.size(); ++i)
+        {
+            EXPECT_EQ(one.nextHops[i].root, three.nextHops[i].root);
+            EXPECT_EQ(one.nextHops[i].nodes, three.nextHops[i].nodes);
+            EXPECT_EQ(one.nextHops[i].hops, three.nextHops[i].hops);
+        }
+        EXPECT_EQ(one.paths, three.paths);
+    }
+}
