@@ -37,7 +37,9 @@ struct RootBfs
     std::vector<NodeId> order;       //!< the nodes reached, root first, in BFS order
     std::vector<int32_t> dist;       //!< per order position: hops to the root
     std::vector<uint32_t> candBegin; //!< per order position: start in cands (one more at the end)
-    std::vector<uint32_t> cands;     //!< Net entries toward the neighbours one hop closer
+    /// Net entries toward the neighbours one hop closer (the first candBegin.back(); the
+    /// vector may be longer)
+    std::vector<uint32_t> cands;
 };
 
 /**
@@ -50,16 +52,23 @@ RunRootBfs(const Net& net, NodeId r, std::vector<int32_t>& dist, RootBfs& b)
     b.order.assign(1, r);
     b.dist.clear();
     b.candBegin.assign(1, 0);
-    b.cands.clear();
     dist[r] = 0;
     const NodeId* nbr = net.nbr.data();
     int32_t* d = dist.data();
+    uint32_t found = 0; // candidates so far
     for (size_t q = 0; q < b.order.size(); ++q)
     {
         const NodeId x = b.order[q];
         const int32_t dx = d[x];
+        const int32_t closer = dx > 0 ? dx - 1 : -2; // the root has no candidates
         b.dist.push_back(dx);
-        for (uint32_t i = net.begin[x], end = net.fwdEnd[x]; i < end; ++i)
+        const uint32_t end = net.fwdEnd[x];
+        if (b.cands.size() < found + (end - net.begin[x]))
+        {
+            b.cands.resize(2 * (found + (end - net.begin[x])));
+        }
+        uint32_t* c = b.cands.data();
+        for (uint32_t i = net.begin[x]; i < end; ++i)
         {
             const NodeId y = nbr[i];
             const int32_t dy = d[y];
@@ -68,12 +77,11 @@ RunRootBfs(const Net& net, NodeId r, std::vector<int32_t>& dist, RootBfs& b)
                 d[y] = dx + 1;
                 b.order.push_back(y);
             }
-            else if (dy == dx - 1)
-            {
-                b.cands.push_back(i);
-            }
+            // without a branch: written always, kept when one hop closer
+            c[found] = i;
+            found += (dy == closer);
         }
-        b.candBegin.push_back(static_cast<uint32_t>(b.cands.size()));
+        b.candBegin.push_back(found);
     }
     for (NodeId x : b.order)
     {
@@ -254,8 +262,10 @@ class DagFamily
         {
             RecordHops(r);
         }
+        m_updates.clear();
         Sweep(r);
         RootTransitions(r);
+        m_elp.graph.AddMasks(m_updates);
         CountAtRoot(r);
         if (m_store)
         {
@@ -539,11 +549,16 @@ class DagFamily
         }
     }
 
+    /// Queue HopGraph::AddMask(x, in, out, levels) for this root's AddMasks.
+    void Add(NodeId x, PortNo in, PortNo out, uint64_t levels)
+    {
+        m_updates.push_back(HopGraph::MaskUpdate{x, in, out, levels});
+    }
+
     /// The bottom-up sweep, farthest nodes first.
     void Sweep(NodeId r)
     {
         const Net& net = m_net;
-        HopGraph& g = m_elp.graph;
         for (size_t q = m_order.size() - 1; q >= 1; --q)
         {
             NodeId w = m_order[q];
@@ -554,7 +569,7 @@ class DagFamily
                 {
                     for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
                     {
-                        g.AddMask(w, net.adj[it->entry].farIn, net.adj[m_succ[k]].out, 2);
+                        Add(w, net.adj[it->entry].farIn, net.adj[m_succ[k]].out, 2);
                     }
                 }
             }
@@ -578,7 +593,6 @@ class DagFamily
     void PushToSuccessor(NodeId r, NodeId w, const Adj& e)
     {
         const Net& net = m_net;
-        HopGraph& g = m_elp.graph;
         const uint64_t sh = m_a[w] << 1;
         NodeId x = e.nbr;
         m_a[x] |= sh;
@@ -587,14 +601,14 @@ class DagFamily
         {
             for (uint32_t k2 = m_succBegin[x]; k2 < m_succEnd[x]; ++k2)
             {
-                g.AddMask(x, e.farIn, net.adj[m_succ[k2]].out, sh);
+                Add(x, e.farIn, net.adj[m_succ[k2]].out, sh);
             }
         }
         else
         {
             for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
             {
-                g.AddMask(r, e.farIn, net.adj[net.att[t]].out, sh);
+                Add(r, e.farIn, net.adj[net.att[t]].out, sh);
             }
         }
         if (net.AttCount(w) > 0)
@@ -607,14 +621,13 @@ class DagFamily
     void RootTransitions(NodeId r)
     {
         const Net& net = m_net;
-        HopGraph& g = m_elp.graph;
         {
             auto range = ExtrasAt(r);
             for (auto it = range.first; it != range.second; ++it)
             {
                 for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
                 {
-                    g.AddMask(r, net.adj[it->entry].farIn, net.adj[net.att[t]].out, 2);
+                    Add(r, net.adj[it->entry].farIn, net.adj[net.att[t]].out, 2);
                 }
             }
         }
@@ -624,7 +637,7 @@ class DagFamily
             {
                 if (s != t)
                 {
-                    g.AddMask(r, net.adj[net.att[s]].in, net.adj[net.att[t]].out, 2);
+                    Add(r, net.adj[net.att[s]].in, net.adj[net.att[t]].out, 2);
                 }
             }
         }
@@ -770,6 +783,7 @@ class DagFamily
     std::vector<uint32_t> m_succ;
     std::vector<uint32_t> m_cands;
     std::vector<Extra> m_extras;
+    std::vector<HopGraph::MaskUpdate> m_updates; //!< the current root's transitions
     uint64_t m_count{0};
     uint32_t m_longest{0};
     NodeId m_root{kNone};
