@@ -437,7 +437,7 @@ TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 void
 VerificationStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
-    r.verification = Verify(r.rules, r.elp, o.tagging.classes);
+    r.verification = Verify(r.rules, r.elp, o.tagging.classes, o.threads);
     if (r.verification.ok)
     {
         return;

@@ -4,11 +4,14 @@
 
 #include "tagger-verifier.h"
 
+#include "tagger-parallel.h"
+
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -226,52 +229,104 @@ class UpDownWalks
  * unconnected port, no tag decrease, no tag above `lossless` (0: no limit).
  * res records the first violation.
  */
+/// A check failed at one node (thrown out of ParallelFor: the lowest node's wins).
+struct NodeFailure
+{
+    VerifyResult res; //!< the failure
+};
+
+/// Intra-tag edges of one node, in rule order.
+using TagEdges = std::vector<std::tuple<Tag, PortIndex, PortIndex>>;
+
+/// CollectIntraTagEdges at node x: its edges, or false with the first violation in res.
+bool
+CollectNodeEdges(const TagRules& rules,
+                 NodeId x,
+                 uint32_t lossless,
+                 TagEdges& edges,
+                 VerifyResult& res)
+{
+    const Topology& topo = rules.GetTopology();
+    rules.ForEachRule(x, [&](const Rule& r) {
+        if (!res.ok)
+        {
+            return;
+        }
+        const PortRef peer = topo.GetPeer(x, r.outPort);
+        if (peer.node == kNone)
+        {
+            res.ok = false;
+            res.problem = "rule on an unconnected port: " + FormatRule(topo, x, r);
+            return;
+        }
+        if (r.newTag < r.tag)
+        {
+            res.ok = false;
+            res.decrease = {TaggedNode{x, r.inPort, r.tag},
+                            TaggedNode{peer.node, peer.port, r.newTag}};
+            res.problem = "tag decreases along an edge (requirement 2): " + FormatRule(topo, x, r);
+            return;
+        }
+        const bool toForwarder = Forwards(topo, peer.node);
+        if (lossless > 0 && (r.tag > lossless || (toForwarder && r.newTag > lossless)))
+        {
+            res.ok = false;
+            res.problem = "tag above the " + std::to_string(lossless) +
+                          " lossless queues: " + FormatRule(topo, x, r);
+            return;
+        }
+        if (toForwarder && r.newTag == r.tag)
+        {
+            edges.emplace_back(r.tag,
+                               topo.GetPortIndex(x, r.inPort),
+                               topo.GetPortIndex(peer.node, peer.port));
+        }
+    });
+    return res.ok;
+}
+
+/**
+ * The edges of every tag's subgraph (rules that keep the tag toward a
+ * forwarder), checking the other requirements on the way: no rule on an
+ * unconnected port, no tag decrease, no tag above `lossless` (0: no limit).
+ * res records the first violation (in node and rule order).  Nodes are
+ * collected on `threads` threads and merged in node order.
+ */
 std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>>
-CollectIntraTagEdges(const TagRules& rules, uint32_t lossless, VerifyResult& res)
+CollectIntraTagEdges(const TagRules& rules, uint32_t lossless, VerifyResult& res, unsigned threads)
 {
     const Topology& topo = rules.GetTopology();
     std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>> intra;
-    for (NodeId x = 0; x < topo.GetNNodes() && res.ok; ++x)
+    // in blocks of nodes, so that the per-node edge lists never all exist at once
+    constexpr NodeId kBlock = 4096;
+    std::vector<TagEdges> edges(kBlock);
+    for (NodeId first = 0; first < topo.GetNNodes(); first += kBlock)
     {
-        if (!Forwards(topo, x))
+        const NodeId count = std::min(kBlock, topo.GetNNodes() - first);
+        try
         {
-            continue;
+            ParallelFor(threads, count, 16, [&](std::size_t i) {
+                const NodeId x = first + static_cast<NodeId>(i);
+                edges[i].clear();
+                VerifyResult failure;
+                if (Forwards(topo, x) && !CollectNodeEdges(rules, x, lossless, edges[i], failure))
+                {
+                    throw NodeFailure{failure};
+                }
+            });
         }
-        rules.ForEachRule(x, [&](const Rule& r) {
-            if (!res.ok)
+        catch (const NodeFailure& f)
+        {
+            res = f.res;
+            return intra;
+        }
+        for (NodeId i = 0; i < count; ++i)
+        {
+            for (const auto& [tag, u, v] : edges[i])
             {
-                return;
+                intra[tag].emplace_back(u, v);
             }
-            const PortRef peer = topo.GetPeer(x, r.outPort);
-            if (peer.node == kNone)
-            {
-                res.ok = false;
-                res.problem = "rule on an unconnected port: " + FormatRule(topo, x, r);
-                return;
-            }
-            if (r.newTag < r.tag)
-            {
-                res.ok = false;
-                res.decrease = {TaggedNode{x, r.inPort, r.tag},
-                                TaggedNode{peer.node, peer.port, r.newTag}};
-                res.problem =
-                    "tag decreases along an edge (requirement 2): " + FormatRule(topo, x, r);
-                return;
-            }
-            const bool toForwarder = Forwards(topo, peer.node);
-            if (lossless > 0 && (r.tag > lossless || (toForwarder && r.newTag > lossless)))
-            {
-                res.ok = false;
-                res.problem = "tag above the " + std::to_string(lossless) +
-                              " lossless queues: " + FormatRule(topo, x, r);
-                return;
-            }
-            if (toForwarder && r.newTag == r.tag)
-            {
-                intra[r.tag].emplace_back(topo.GetPortIndex(x, r.inPort),
-                                          topo.GetPortIndex(peer.node, peer.port));
-            }
-        });
+        }
     }
     return intra;
 }
@@ -361,8 +416,9 @@ VerifyPathsLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uin
 /**
  * Every transition of the brute-force graph at `level` out of node x, with
  * every tag `here` says packets carry at its ingress ports, has a lossless
- * rule; the tags they leave with are added to `next`.  Records the first
- * failure in res and returns false.
+ * rule; the tags they leave with toward a forwarder are added to `leaving` at
+ * x's out port (only x's ports are written).  Records the first failure in res
+ * and returns false.
  */
 bool
 CheckLevelAtNode(const TagRules& rules,
@@ -371,7 +427,7 @@ CheckLevelAtNode(const TagRules& rules,
                  NodeId x,
                  uint32_t lossless,
                  const std::vector<uint64_t>& here,
-                 std::vector<uint64_t>& next,
+                 std::vector<uint64_t>& leaving,
                  VerifyResult& res)
 {
     const Topology& topo = rules.GetTopology();
@@ -404,7 +460,7 @@ CheckLevelAtNode(const TagRules& rules,
                 }
                 if (Forwards(topo, peer.node))
                 {
-                    next[topo.GetPortIndex(peer.node, peer.port)] |= 1ULL << nt;
+                    leaving[topo.GetPortIndex(x, out)] |= 1ULL << nt;
                 }
             }
         }
@@ -412,12 +468,17 @@ CheckLevelAtNode(const TagRules& rules,
     return true;
 }
 
-/// Every transition of the brute-force graph, with every tag it can carry, has a lossless rule.
+/**
+ * Every transition of the brute-force graph, with every tag it can carry, has
+ * a lossless rule.  Per level the nodes are checked on `threads` threads; the
+ * lowest failing node's failure is the sequential one.
+ */
 VerifyResult
 VerifyHopGraphLossless(const TagRules& rules,
                        const HopGraph& g,
                        uint32_t classes,
-                       uint32_t lossless)
+                       uint32_t lossless,
+                       unsigned threads)
 {
     const Topology& topo = rules.GetTopology();
     VerifyResult res;
@@ -427,19 +488,37 @@ VerifyHopGraphLossless(const TagRules& rules,
     }
     const uint32_t nPorts = topo.GetNPorts();
     std::vector<uint64_t> here(nPorts, ClassTags(classes));
-    std::vector<uint64_t> next(nPorts, 0);
+    std::vector<uint64_t> leaving(nPorts, 0); // per out port: the tags sent to a forwarder
     for (uint32_t level = 1; level <= g.GetMaxLevel(); ++level)
     {
-        std::fill(next.begin(), next.end(), 0);
-        for (NodeId x = 0; x < topo.GetNNodes(); ++x)
+        std::fill(leaving.begin(), leaving.end(), 0);
+        try
         {
-            if (Forwards(topo, x) &&
-                !CheckLevelAtNode(rules, g, level, x, lossless, here, next, res))
+            ParallelFor(threads, topo.GetNNodes(), 64, [&](std::size_t i) {
+                const NodeId x = static_cast<NodeId>(i);
+                VerifyResult failure;
+                if (Forwards(topo, x) &&
+                    !CheckLevelAtNode(rules, g, level, x, lossless, here, leaving, failure))
+                {
+                    throw NodeFailure{failure};
+                }
+            });
+        }
+        catch (const NodeFailure& f)
+        {
+            return f.res;
+        }
+        // the tags leaving by a port arrive at its peer's ingress (point-to-point links)
+        std::fill(here.begin(), here.end(), 0);
+        for (PortIndex i = 0; i < nPorts; ++i)
+        {
+            if (leaving[i] != 0)
             {
-                return res;
+                const PortRef at = topo.GetPortRef(i);
+                const PortRef peer = topo.GetPeer(at.node, at.port);
+                here[topo.GetPortIndex(peer.node, peer.port)] |= leaving[i];
             }
         }
-        std::swap(here, next);
     }
     return res;
 }
@@ -454,10 +533,10 @@ FormatTaggedNode(const Topology& topo, const TaggedNode& n)
 }
 
 VerifyResult
-VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
+VerifyDeadlockFree(const TagRules& rules, uint32_t lossless, unsigned threads)
 {
     VerifyResult res;
-    const auto intra = CollectIntraTagEdges(rules, lossless, res);
+    const auto intra = CollectIntraTagEdges(rules, lossless, res, threads);
     if (!res.ok)
     {
         return res;
@@ -473,7 +552,11 @@ VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
 }
 
 VerifyResult
-VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint32_t lossless)
+VerifyElpLossless(const TagRules& rules,
+                  const Elp& elp,
+                  uint32_t classes,
+                  uint32_t lossless,
+                  unsigned threads)
 {
     // explicit paths first: the counterexample is then a whole path
     VerifyResult res = VerifyPathsLossless(rules, elp, classes, lossless);
@@ -486,18 +569,18 @@ VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint3
         return UpDownWalks(rules, static_cast<uint32_t>(elp.upDownBounces), lossless).Run(classes);
     }
     // then every transition of the brute-force graph, with every tag it can carry
-    return VerifyHopGraphLossless(rules, elp.graph, classes, lossless);
+    return VerifyHopGraphLossless(rules, elp.graph, classes, lossless, threads);
 }
 
 VerifyResult
-Verify(const TagRules& rules, const Elp& elp, uint32_t classes)
+Verify(const TagRules& rules, const Elp& elp, uint32_t classes, unsigned threads)
 {
-    VerifyResult res = VerifyDeadlockFree(rules);
+    VerifyResult res = VerifyDeadlockFree(rules, 0, threads);
     if (!res.ok)
     {
         return res;
     }
-    return VerifyElpLossless(rules, elp, classes);
+    return VerifyElpLossless(rules, elp, classes, 0, threads);
 }
 
 } // namespace tagger

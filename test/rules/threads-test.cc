@@ -12,6 +12,7 @@
  * on broken rules against the sequential one.
  */
 
+#include "tagger-algorithms.h"
 #include "tagger-io.h"
 #include "tagger-parallel.h"
 #include "tagger-rule-generator.h"
@@ -223,5 +224,29 @@ TEST(RuleGeneratorThreads, NextHopsAreTheSameOnOneAndThreeThreads)
             EXPECT_EQ(one.nextHops[i].hops, three.nextHops[i].hops);
         }
         EXPECT_EQ(one.paths, three.paths);
+    }
+}
+
+TEST(VerifierThreads, FailuresAreTheSameOnOneAndThreeThreads)
+{
+    const Topology topo = MakeJellyfish(40, 8, 4, 3);
+    ElpOptions eo;
+    eo.maxExplicitPaths = 0; // the HopGraph check, not the paths
+    const Elp trees = MakeShortestPathTreeElp(topo, eo);
+    const Elp all = MakeShortestPathElp(topo, eo);
+    GreedyStats stats;
+    const TagRules rules = TagGreedy(trees.graph, TaggingOptions(), stats);
+    ASSERT_TRUE(Verify(rules, trees).ok);
+    ASSERT_GT(rules.GetLosslessTags(), 1u);
+    // the tree rules miss transitions of all shortest paths; one tag is too few
+    const VerifyResult elpOne = VerifyElpLossless(rules, all, 1, 0, 1);
+    const VerifyResult deadlockOne = VerifyDeadlockFree(rules, 1, 1);
+    ASSERT_FALSE(elpOne.ok);
+    ASSERT_FALSE(deadlockOne.ok);
+    for (unsigned threads : {2u, 3u})
+    {
+        EXPECT_EQ(elpOne.problem, VerifyElpLossless(rules, all, 1, 0, threads).problem);
+        EXPECT_EQ(deadlockOne.problem, VerifyDeadlockFree(rules, 1, threads).problem);
+        EXPECT_TRUE(Verify(rules, trees, 1, threads).ok);
     }
 }
