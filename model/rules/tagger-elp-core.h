@@ -10,6 +10,7 @@
 #include "tagger-elp.h"
 #include "tagger-topology.h"
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -61,6 +62,24 @@ SatMul(uint64_t a, uint64_t b)
     return a > kAllOnes / b ? kAllOnes : a * b;
 }
 
+/// 2^64 mod n for n below kSmallModuli (0 and 1: 0), computed once at compile time.
+constexpr uint32_t kSmallModuli = 256;
+
+/// The table of 2^64 mod n for n < kSmallModuli.
+constexpr std::array<uint64_t, kSmallModuli>
+MakeSmallRemainders()
+{
+    std::array<uint64_t, kSmallModuli> rem{};
+    for (uint64_t n = 2; n < kSmallModuli; ++n)
+    {
+        rem[n] = (kAllOnes % n + 1) % n;
+    }
+    return rem;
+}
+
+/// 2^64 mod n for n < kSmallModuli (saves a division per draw: trees draw once per node).
+inline constexpr std::array<uint64_t, kSmallModuli> kSmallRemainders = MakeSmallRemainders();
+
 /**
  * Uniform integer in [0, n) from a 64-bit Mersenne twister, by rejection, so
  * the sequence is the same with every standard library (the distributions of
@@ -73,8 +92,9 @@ UniformIndex(std::mt19937_64& rng, uint64_t n)
     {
         return 0;
     }
-    const uint64_t rem = (kAllOnes % n + 1) % n; // 2^64 mod n
-    const uint64_t limit = 0 - rem;              // 2^64 - rem (0: accept all)
+    // 2^64 mod n
+    const uint64_t rem = n < kSmallModuli ? kSmallRemainders[n] : (kAllOnes % n + 1) % n;
+    const uint64_t limit = 0 - rem; // 2^64 - rem (0: accept all)
     for (;;)
     {
         uint64_t v = rng();

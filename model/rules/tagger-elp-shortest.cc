@@ -40,6 +40,7 @@ struct RootBfs
     /// Net entries toward the neighbours one hop closer (the first candBegin.back(); the
     /// vector may be longer)
     std::vector<uint32_t> cands;
+    std::vector<Adj> candAdj; //!< the Net::adj of the candidates (the first candBegin.back())
 };
 
 /**
@@ -82,6 +83,11 @@ RunRootBfs(const Net& net, NodeId r, std::vector<int32_t>& dist, RootBfs& b)
             found += (dy == closer);
         }
         b.candBegin.push_back(found);
+    }
+    b.candAdj.resize(found);
+    for (uint32_t k = 0; k < found; ++k)
+    {
+        b.candAdj[k] = net.adj[b.cands[k]];
     }
     for (NodeId x : b.order)
     {
@@ -189,8 +195,8 @@ class DagFamily
         uint32_t entry; //!< entry src -> at
     };
 
-    /// x's successors among its \p count candidate entries \p cands (TREE: one at random).
-    void Choose(NodeId x, const uint32_t* cands, size_t count)
+    /// x's successors among its \p count candidates \p cands (TREE: one at random).
+    void Choose(NodeId x, const Adj* cands, size_t count)
     {
         m_succBegin[x] = static_cast<uint32_t>(m_succ.size());
         if (m_mode == DagMode::TREE)
@@ -225,7 +231,7 @@ class DagFamily
             {
                 const NodeId y = net.nbr[i];
                 m_succBegin[y] = static_cast<uint32_t>(m_succ.size());
-                m_succ.push_back(net.rev[i]);
+                m_succ.push_back(net.adj[net.rev[i]]);
                 m_succEnd[y] = static_cast<uint32_t>(m_succ.size());
             }
         }
@@ -234,7 +240,7 @@ class DagFamily
             if (net.fwd[r] || b.dist[q] > 1)
             {
                 Choose(m_order[q],
-                       b.cands.data() + b.candBegin[q],
+                       b.candAdj.data() + b.candBegin[q],
                        b.candBegin[q + 1] - b.candBegin[q]);
             }
         }
@@ -282,7 +288,7 @@ class DagFamily
             const NodeId x = m_order[q];
             for (uint32_t k = m_succBegin[x]; k < m_succEnd[x]; ++k)
             {
-                pairs.emplace_back(x, m_net.adj[m_succ[k]].nbr);
+                pairs.emplace_back(x, m_succ[k].nbr);
             }
         }
         for (const Extra& ex : m_extras)
@@ -358,7 +364,7 @@ class DagFamily
                 {
                     BadHop(h, x, "next hop is not a linked forwarder or the destination");
                 }
-                m_succ.push_back(e);
+                m_succ.push_back(net.adj[e]);
             }
             m_succEnd[x] = static_cast<uint32_t>(m_succ.size());
             m_dist[x] = -2; // listed, height not known yet
@@ -383,7 +389,7 @@ class DagFamily
             auto& [v, k] = stack.back();
             if (k < m_succEnd[v])
             {
-                const NodeId y = m_net.adj[m_succ[k++]].nbr;
+                const NodeId y = m_succ[k++].nbr;
                 if (m_dist[y] == -3)
                 {
                     BadHop(h, v, "the next hops loop (through " + m_net.topo.GetNode(y).name + ")");
@@ -404,7 +410,7 @@ class DagFamily
             int32_t height = 0;
             for (uint32_t j = m_succBegin[v]; j < m_succEnd[v]; ++j)
             {
-                height = std::max(height, m_dist[m_net.adj[m_succ[j]].nbr] + 1);
+                height = std::max(height, m_dist[m_succ[j].nbr] + 1);
             }
             if (height > static_cast<int32_t>(kMaxLevel))
             {
@@ -569,7 +575,7 @@ class DagFamily
                 {
                     for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
                     {
-                        Add(w, net.adj[it->entry].farIn, net.adj[m_succ[k]].out, 2);
+                        Add(w, net.adj[it->entry].farIn, m_succ[k].out, 2);
                     }
                 }
             }
@@ -584,7 +590,7 @@ class DagFamily
             }
             for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
             {
-                PushToSuccessor(r, w, net.adj[m_succ[k]]);
+                PushToSuccessor(r, w, m_succ[k]);
             }
         }
     }
@@ -601,7 +607,7 @@ class DagFamily
         {
             for (uint32_t k2 = m_succBegin[x]; k2 < m_succEnd[x]; ++k2)
             {
-                Add(x, e.farIn, net.adj[m_succ[k2]].out, sh);
+                Add(x, e.farIn, m_succ[k2].out, sh);
             }
         }
         else
@@ -758,7 +764,7 @@ class DagFamily
         {
             for (uint32_t k = m_succBegin[v]; k < m_succEnd[v]; ++k)
             {
-                Walk(m_net.adj[m_succ[k]].nbr);
+                Walk(m_succ[k].nbr);
             }
         }
         m_prefix.pop_back();
@@ -780,7 +786,7 @@ class DagFamily
     std::vector<uint64_t> m_cnt;
     std::vector<uint32_t> m_succBegin;
     std::vector<uint32_t> m_succEnd;
-    std::vector<uint32_t> m_succ;
+    std::vector<Adj> m_succ; //!< per node [m_succBegin, m_succEnd): its successors
     std::vector<uint32_t> m_cands;
     std::vector<Extra> m_extras;
     std::vector<HopGraph::MaskUpdate> m_updates; //!< the current root's transitions
