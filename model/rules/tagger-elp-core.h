@@ -199,6 +199,50 @@ void BfsOverForwarders(const Net& net,
                        std::vector<int32_t>& dist,
                        std::vector<NodeId>& order);
 
+/**
+ * One destination's BFS over forwarders with, for every node reached, its
+ * candidates: the entries toward its forwarder neighbours one hop closer to
+ * the root, in adjacency order.  The result is that of the plain BFS
+ * (BfsOverForwarders, then every node scanning its neighbours); positions
+ * are those of its order.
+ */
+struct RootBfs
+{
+    std::vector<NodeId> order;       //!< the nodes reached, root first, in BFS order
+    std::vector<int32_t> dist;       //!< per order position: hops to the root
+    std::vector<uint32_t> candBegin; //!< per order position: start in cands (one more at the end)
+    std::vector<uint32_t> cands;     //!< Net entries of the candidates
+    std::vector<Adj> candAdj;        //!< Net::adj of the candidates
+};
+
+/// Scratch space of RunRootBfs, one per thread.
+struct RootBfsScratch
+{
+    /// \param net the network (sizes the per-node arrays)
+    explicit RootBfsScratch(const Net& net);
+
+    std::vector<int32_t> dist;  //!< per node: hops to the root, -1 (restored on return)
+    std::vector<uint32_t> pos;  //!< per node: position in the order (when reached)
+    std::vector<NodeId> fwds;   //!< every forwarder, ascending
+    std::vector<NodeId> unseen; //!< forwarders not reached yet (bottom-up steps)
+    uint32_t words{1};          //!< 64-bit words of a bitset over the most forwarder neighbours
+    /// top-down: per new node a bitset over its adjacency; bottom-up: (key, node) pairs
+    std::vector<uint64_t> keys;
+    std::vector<uint32_t> tmp; //!< candidates before they are laid out in order
+    std::vector<uint32_t> at;  //!< per new node: start of its candidates in tmp
+};
+
+/**
+ * RootBfs of root r, direction-optimizing: a level whose frontier is larger
+ * than the forwarders not reached yet is grown bottom-up (each unreached
+ * forwarder looks for a neighbour in the frontier: its candidates), the
+ * others top-down (the frontier's scan discovers the next level and gives its
+ * candidates); the order is rebuilt as the top-down one (by first parent,
+ * then the parent's adjacency).  Once every forwarder is reached no node is
+ * scanned again.
+ */
+void RunRootBfs(const Net& net, NodeId r, RootBfsScratch& scratch, RootBfs& b);
+
 /// Per-forwarder bitset over its ports.
 class PortSets
 {

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <random>
 
 namespace ns3
@@ -30,70 +31,6 @@ enum class DagMode
     ALL,   //!< every neighbour one hop closer (all shortest paths)
     GIVEN, //!< the next hops of Elp::nextHops (ElpNextHops)
 };
-
-/// One destination's BFS over forwarders: the part of its work without random draws.
-struct RootBfs
-{
-    std::vector<NodeId> order;       //!< the nodes reached, root first, in BFS order
-    std::vector<int32_t> dist;       //!< per order position: hops to the root
-    std::vector<uint32_t> candBegin; //!< per order position: start in cands (one more at the end)
-    /// Net entries toward the neighbours one hop closer (the first candBegin.back(); the
-    /// vector may be longer)
-    std::vector<uint32_t> cands;
-    std::vector<Adj> candAdj; //!< the Net::adj of the candidates (the first candBegin.back())
-};
-
-/**
- * BFS from r over forwarders into b.  dist is scratch space: -1 for every
- * node on entry and on return.
- */
-void
-RunRootBfs(const Net& net, NodeId r, std::vector<int32_t>& dist, RootBfs& b)
-{
-    b.order.assign(1, r);
-    b.dist.clear();
-    b.candBegin.assign(1, 0);
-    dist[r] = 0;
-    const NodeId* nbr = net.nbr.data();
-    int32_t* d = dist.data();
-    uint32_t found = 0; // candidates so far
-    for (size_t q = 0; q < b.order.size(); ++q)
-    {
-        const NodeId x = b.order[q];
-        const int32_t dx = d[x];
-        const int32_t closer = dx > 0 ? dx - 1 : -2; // the root has no candidates
-        b.dist.push_back(dx);
-        const uint32_t end = net.fwdEnd[x];
-        if (b.cands.size() < found + (end - net.begin[x]))
-        {
-            b.cands.resize(2 * (found + (end - net.begin[x])));
-        }
-        uint32_t* c = b.cands.data();
-        for (uint32_t i = net.begin[x]; i < end; ++i)
-        {
-            const NodeId y = nbr[i];
-            const int32_t dy = d[y];
-            if (dy < 0)
-            {
-                d[y] = dx + 1;
-                b.order.push_back(y);
-            }
-            // without a branch: written always, kept when one hop closer
-            c[found] = i;
-            found += (dy == closer);
-        }
-        b.candBegin.push_back(found);
-    }
-    b.candAdj.resize(found);
-    for (uint32_t k = 0; k < found; ++k)
-    {
-        b.candAdj[k] = net.adj[b.cands[k]];
-    }
-    for (NodeId x : b.order)
-    {
-        d[x] = -1;
-    }
-}
 
 /**
  * Fills the HopGraph of a destination-rooted family without enumerating
@@ -165,17 +102,17 @@ class DagFamily
         {
             const unsigned threads = ResolveThreads(m_threads);
             std::vector<RootBfs> slots(2 * threads + 2);
-            std::vector<std::vector<int32_t>> scratch(threads);
+            std::vector<std::unique_ptr<RootBfsScratch>> scratch(threads);
             OrderedPipeline(
                 threads,
                 m_net.units.size(),
                 slots,
                 [this, &scratch](size_t i, RootBfs& b, unsigned t) {
-                    if (scratch[t].empty())
+                    if (!scratch[t])
                     {
-                        scratch[t].assign(m_net.n, -1);
+                        scratch[t] = std::make_unique<RootBfsScratch>(m_net);
                     }
-                    RunRootBfs(m_net, m_net.units[i], scratch[t], b);
+                    RunRootBfs(m_net, m_net.units[i], *scratch[t], b);
                 },
                 [this, &finish](size_t i, RootBfs& b) {
                     Root(m_net.units[i], &b);
