@@ -7,11 +7,7 @@
 #include "tagger-parallel.h"
 
 #include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/depth_first_search.hpp>
-#include <map>
 #include <sstream>
-#include <tuple>
 
 namespace ns3
 {
@@ -20,41 +16,6 @@ namespace tagger
 
 namespace
 {
-
-using Digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-using Vertex = boost::graph_traits<Digraph>::vertex_descriptor;
-
-/// Thrown by the DFS visitor at the first back edge: u -> v closes a cycle.
-struct BackEdgeFound
-{
-    Vertex u;
-    Vertex v;
-};
-
-/// Records the DFS tree so a back edge can be turned into a cycle.
-class CycleVisitor : public boost::default_dfs_visitor
-{
-  public:
-    explicit CycleVisitor(std::vector<Vertex>& parent)
-        : m_parent(&parent)
-    {
-    }
-
-    template <class Edge, class Graph>
-    void tree_edge(Edge e, const Graph& g)
-    {
-        (*m_parent)[boost::target(e, g)] = boost::source(e, g);
-    }
-
-    template <class Edge, class Graph>
-    void back_edge(Edge e, const Graph& g)
-    {
-        throw BackEdgeFound{boost::source(e, g), boost::target(e, g)};
-    }
-
-  private:
-    std::vector<Vertex>* m_parent;
-};
 
 bool
 Forwards(const Topology& topo, NodeId n)
@@ -235,16 +196,9 @@ struct NodeFailure
     VerifyResult res; //!< the failure
 };
 
-/// Intra-tag edges of one node, in rule order.
-using TagEdges = std::vector<std::tuple<Tag, PortIndex, PortIndex>>;
-
-/// CollectIntraTagEdges at node x: its edges, or false with the first violation in res.
+/// The checks of VerifyDeadlockFree at node x but the cycles: false with the first violation.
 bool
-CollectNodeEdges(const TagRules& rules,
-                 NodeId x,
-                 uint32_t lossless,
-                 TagEdges& edges,
-                 VerifyResult& res)
+CheckNodeRules(const TagRules& rules, NodeId x, uint32_t lossless, VerifyResult& res)
 {
     const Topology& topo = rules.GetTopology();
     rules.ForEachRule(x, [&](const Rule& r) {
@@ -273,107 +227,138 @@ CollectNodeEdges(const TagRules& rules,
             res.ok = false;
             res.problem = "tag above the " + std::to_string(lossless) +
                           " lossless queues: " + FormatRule(topo, x, r);
-            return;
-        }
-        if (toForwarder && r.newTag == r.tag)
-        {
-            edges.emplace_back(r.tag,
-                               topo.GetPortIndex(x, r.inPort),
-                               topo.GetPortIndex(peer.node, peer.port));
         }
     });
     return res.ok;
 }
 
 /**
- * The edges of every tag's subgraph (rules that keep the tag toward a
- * forwarder), checking the other requirements on the way: no rule on an
- * unconnected port, no tag decrease, no tag above `lossless` (0: no limit).
- * res records the first violation (in node and rule order).  Nodes are
- * collected on `threads` threads and merged in node order.
+ * The requirements on single rules: no rule on an unconnected port, no tag
+ * decrease, no tag above `lossless` (0: no limit).  Nodes are checked on
+ * `threads` threads; the first violation in node and rule order is returned.
  */
-std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>>
-CollectIntraTagEdges(const TagRules& rules, uint32_t lossless, VerifyResult& res, unsigned threads)
+VerifyResult
+CheckRules(const TagRules& rules, uint32_t lossless, unsigned threads)
 {
     const Topology& topo = rules.GetTopology();
-    std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>> intra;
-    // in blocks of nodes, so that the per-node edge lists never all exist at once
-    constexpr NodeId kBlock = 4096;
-    std::vector<TagEdges> edges(kBlock);
-    for (NodeId first = 0; first < topo.GetNNodes(); first += kBlock)
+    try
     {
-        const NodeId count = std::min(kBlock, topo.GetNNodes() - first);
-        try
-        {
-            ParallelFor(threads, count, 16, [&](std::size_t i) {
-                const NodeId x = first + static_cast<NodeId>(i);
-                edges[i].clear();
-                VerifyResult failure;
-                if (Forwards(topo, x) && !CollectNodeEdges(rules, x, lossless, edges[i], failure))
-                {
-                    throw NodeFailure{failure};
-                }
-            });
-        }
-        catch (const NodeFailure& f)
-        {
-            res = f.res;
-            return intra;
-        }
-        for (NodeId i = 0; i < count; ++i)
-        {
-            for (const auto& [tag, u, v] : edges[i])
+        ParallelFor(threads, topo.GetNNodes(), 16, [&](std::size_t i) {
+            const NodeId x = static_cast<NodeId>(i);
+            VerifyResult failure;
+            if (Forwards(topo, x) && !CheckNodeRules(rules, x, lossless, failure))
             {
-                intra[tag].emplace_back(u, v);
+                throw NodeFailure{failure};
             }
-        }
+        });
     }
-    return intra;
+    catch (const NodeFailure& f)
+    {
+        return f.res;
+    }
+    return VerifyResult();
+}
+
+/// Record the cycle closed by the edge u -> v (v on the search path, parent[] its tree edges).
+void
+ReportCycle(const Topology& topo,
+            Tag tag,
+            const std::vector<PortIndex>& parent,
+            PortIndex u,
+            PortIndex v,
+            VerifyResult& res)
+{
+    // the cycle: v ... u along tree edges, then back to v
+    std::vector<TaggedNode> cycle;
+    for (PortIndex n = u; n != v; n = parent[n])
+    {
+        cycle.push_back(NodeOfPort(topo, n, tag));
+    }
+    cycle.push_back(NodeOfPort(topo, v, tag));
+    std::reverse(cycle.begin(), cycle.end());
+    res.ok = false;
+    res.cycle = cycle;
+    res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
+    for (const auto& c : cycle)
+    {
+        res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
+    }
+    res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
 }
 
 /**
- * Requirement 1 for one tag: its subgraph is acyclic (a DFS; a back edge is a
- * cycle).  Records the cycle in res and returns false when there is one.
+ * Requirement 1 for one tag: its subgraph (an edge from ingress port (x, in)
+ * to the ingress port behind out for every rule (x, tag, in, out) -> tag
+ * toward a forwarder) is acyclic.  A depth-first search over the ports in
+ * ascending order, each port's edges by ascending out port, enumerated from
+ * the rules rather than stored; the first edge to a port on the search path
+ * closes the cycle reported in res (then false).
  */
 bool
-CheckAcyclic(const Topology& topo,
-             Tag tag,
-             const std::vector<std::pair<PortIndex, PortIndex>>& edges,
-             VerifyResult& res)
+CheckAcyclic(const TagRules& rules, Tag tag, VerifyResult& res)
 {
-    Digraph g(topo.GetNPorts());
-    for (auto& [u, v] : edges)
+    const Topology& topo = rules.GetTopology();
+    const PortIndex nPorts = topo.GetNPorts();
+
+    enum : uint8_t
     {
-        boost::add_edge(u, v, g);
-    }
-    std::vector<Vertex> parent(topo.GetNPorts());
-    for (Vertex i = 0; i < parent.size(); ++i)
-    {
-        parent[i] = i;
-    }
-    try
-    {
-        boost::depth_first_search(g, boost::visitor(CycleVisitor(parent)));
-    }
-    catch (const BackEdgeFound& found)
-    {
-        // the cycle: found.v ... found.u along tree edges, then back to found.v
-        std::vector<TaggedNode> cycle;
-        for (Vertex n = found.u; n != found.v; n = parent[n])
+        WHITE,
+        GRAY,
+        BLACK
+    };
+
+    std::vector<uint8_t> color(nPorts, WHITE);
+    std::vector<PortIndex> parent(nPorts);
+    std::vector<std::pair<PortIndex, PortNo>> stack; // (port, next out port to try)
+    // the next edge of port u from out port `out` on: its target, or kNone
+    auto next = [&](PortIndex u, PortNo& out) {
+        const PortRef at = topo.GetPortRef(u);
+        const uint32_t p = Forwards(topo, at.node) ? topo.GetNode(at.node).ports : 0;
+        for (; out < p; ++out)
         {
-            cycle.push_back(NodeOfPort(topo, n, tag));
+            if (rules.Get(at.node, tag, at.port, out) == tag)
+            {
+                const PortRef peer = topo.GetPeer(at.node, out);
+                if (Forwards(topo, peer.node))
+                {
+                    return topo.GetPortIndex(peer.node, peer.port);
+                }
+            }
         }
-        cycle.push_back(NodeOfPort(topo, found.v, tag));
-        std::reverse(cycle.begin(), cycle.end());
-        res.ok = false;
-        res.cycle = cycle;
-        res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
-        for (const auto& c : cycle)
+        return kNone;
+    };
+    for (PortIndex root = 0; root < nPorts; ++root)
+    {
+        if (color[root] != WHITE)
         {
-            res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
+            continue;
         }
-        res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
-        return false;
+        color[root] = GRAY;
+        parent[root] = root;
+        stack.assign(1, {root, 0});
+        while (!stack.empty())
+        {
+            auto& [u, out] = stack.back();
+            const PortIndex v = next(u, out);
+            if (v == kNone)
+            {
+                color[u] = BLACK;
+                stack.pop_back();
+                continue;
+            }
+            ++out;
+            if (color[v] == WHITE)
+            {
+                color[v] = GRAY;
+                parent[v] = u;
+                stack.emplace_back(v, 0);
+            }
+            else if (color[v] == GRAY)
+            {
+                ReportCycle(topo, tag, parent, u, v, res);
+                return false;
+            }
+        }
     }
     return true;
 }
@@ -535,17 +520,22 @@ FormatTaggedNode(const Topology& topo, const TaggedNode& n)
 VerifyResult
 VerifyDeadlockFree(const TagRules& rules, uint32_t lossless, unsigned threads)
 {
-    VerifyResult res;
-    const auto intra = CollectIntraTagEdges(rules, lossless, res, threads);
+    VerifyResult res = CheckRules(rules, lossless, threads);
     if (!res.ok)
     {
         return res;
     }
-    for (const auto& [tag, edges] : intra)
+    // one search per tag, on threads; the lowest tag with a cycle is reported
+    const uint32_t tags = rules.GetMaxTag();
+    std::vector<VerifyResult> perTag(tags + 1);
+    ParallelFor(threads, tags, 1, [&](std::size_t i) {
+        CheckAcyclic(rules, static_cast<Tag>(i + 1), perTag[i + 1]);
+    });
+    for (uint32_t t = 1; t <= tags; ++t)
     {
-        if (!CheckAcyclic(rules.GetTopology(), tag, edges, res))
+        if (!perTag[t].ok)
         {
-            return res;
+            return perTag[t];
         }
     }
     return res;

@@ -8,8 +8,9 @@
  *
  * Expected values come from elsewhere: the helpers against a plain loop, the
  * generator's TCAM table (reused from the order search or compressed per
- * node) against CompressTcamTable of its rules, and the verifier's verdict
- * on broken rules against the sequential one.
+ * node) against CompressTcamTable of its rules, the verifier's verdict on
+ * broken rules against the sequential one, and its cycle against a
+ * Boost.Graph depth-first search over the stored edges.
  */
 
 #include "tagger-algorithms.h"
@@ -18,6 +19,9 @@
 #include "tagger-rule-generator.h"
 #include "tagger-verifier.h"
 
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <stdexcept>
@@ -248,5 +252,122 @@ TEST(VerifierThreads, FailuresAreTheSameOnOneAndThreeThreads)
         EXPECT_EQ(elpOne.problem, VerifyElpLossless(rules, all, 1, 0, threads).problem);
         EXPECT_EQ(deadlockOne.problem, VerifyDeadlockFree(rules, 1, threads).problem);
         EXPECT_TRUE(Verify(rules, trees, 1, threads).ok);
+    }
+}
+
+namespace
+{
+
+using Digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using Vertex = boost::graph_traits<Digraph>::vertex_descriptor;
+
+/// The first back edge of a depth-first search.
+struct BackEdge
+{
+    Vertex u; //!< its source
+    Vertex v; //!< its target
+};
+
+/// Records the search tree; throws at the first back edge.
+class CycleFinder : public boost::default_dfs_visitor
+{
+  public:
+    explicit CycleFinder(std::vector<Vertex>& parent)
+        : m_parent(&parent)
+    {
+    }
+
+    template <class Edge, class Graph>
+    void tree_edge(Edge e, const Graph& g)
+    {
+        (*m_parent)[boost::target(e, g)] = boost::source(e, g);
+    }
+
+    template <class Edge, class Graph>
+    void back_edge(Edge e, const Graph& g)
+    {
+        throw BackEdge{boost::source(e, g), boost::target(e, g)};
+    }
+
+  private:
+    std::vector<Vertex>* m_parent;
+};
+
+/// The cycle of tag 1 a Boost.Graph search finds over the stored edges (in rule order), as ports.
+std::vector<PortIndex>
+BoostCycle(const TagRules& rules)
+{
+    const Topology& topo = rules.GetTopology();
+    Digraph g(topo.GetNPorts());
+    for (NodeId x = 0; x < topo.GetNNodes(); ++x)
+    {
+        for (const Rule& r : rules.GetRules(x))
+        {
+            const PortRef peer = topo.GetPeer(x, r.outPort);
+            if (r.tag == 1 && r.newTag == 1 && topo.IsForwarder(peer.node))
+            {
+                boost::add_edge(topo.GetPortIndex(x, r.inPort),
+                                topo.GetPortIndex(peer.node, peer.port),
+                                g);
+            }
+        }
+    }
+    std::vector<Vertex> parent(topo.GetNPorts());
+    try
+    {
+        boost::depth_first_search(g, boost::visitor(CycleFinder(parent)));
+    }
+    catch (const BackEdge& e)
+    {
+        std::vector<PortIndex> cycle;
+        for (Vertex n = e.u; n != e.v; n = parent[n])
+        {
+            cycle.push_back(static_cast<PortIndex>(n));
+        }
+        cycle.push_back(static_cast<PortIndex>(e.v));
+        std::reverse(cycle.begin(), cycle.end());
+        return cycle;
+    }
+    return {};
+}
+
+} // namespace
+
+TEST(VerifierThreads, CycleIsTheOneOfADepthFirstSearchOverStoredEdges)
+{
+    for (uint64_t seed : {1, 2, 3})
+    {
+        const Topology topo = MakeJellyfish(30, 8, 4, seed);
+        const Elp all = MakeShortestPathElp(topo);
+        // every ELP transition keeps tag 1: the tag's graph has cycles
+        TagRules rules(topo);
+        for (NodeId x = 0; x < topo.GetNNodes(); ++x)
+        {
+            const uint32_t p = topo.IsForwarder(x) ? topo.GetNode(x).ports : 0;
+            for (PortNo in = 0; in < p; ++in)
+            {
+                for (PortNo out = 0; out < p; ++out)
+                {
+                    if (all.graph.GetMask(x, in, out) != 0)
+                    {
+                        rules.Set(x, 1, in, out, 1);
+                    }
+                }
+            }
+        }
+        const std::vector<PortIndex> expected = BoostCycle(rules);
+        ASSERT_FALSE(expected.empty());
+        for (unsigned threads : {1u, 3u})
+        {
+            const VerifyResult res = VerifyDeadlockFree(rules, 0, threads);
+            ASSERT_FALSE(res.ok);
+            std::vector<PortIndex> got;
+            for (const TaggedNode& n : res.cycle)
+            {
+                EXPECT_EQ(1, n.tag);
+                got.push_back(topo.GetPortIndex(n.node, n.port));
+            }
+            EXPECT_EQ(expected, got) << "seed " << seed << ", " << threads << " threads";
+        }
     }
 }
