@@ -196,9 +196,12 @@ struct NodeFailure
     VerifyResult res; //!< the failure
 };
 
-/// The checks of VerifyDeadlockFree at node x but the cycles: false with the first violation.
+/**
+ * The checks of VerifyDeadlockFree at node x but the cycles: false with the
+ * first violation.  maxTag becomes the highest tag of x's rules (checked ones).
+ */
 bool
-CheckNodeRules(const TagRules& rules, NodeId x, uint32_t lossless, VerifyResult& res)
+CheckNodeRules(const TagRules& rules, NodeId x, uint32_t lossless, VerifyResult& res, Tag& maxTag)
 {
     const Topology& topo = rules.GetTopology();
     rules.ForEachRule(x, [&](const Rule& r) {
@@ -206,6 +209,7 @@ CheckNodeRules(const TagRules& rules, NodeId x, uint32_t lossless, VerifyResult&
         {
             return;
         }
+        maxTag = std::max({maxTag, r.tag, r.newTag});
         const PortRef peer = topo.GetPeer(x, r.outPort);
         if (peer.node == kNone)
         {
@@ -236,17 +240,19 @@ CheckNodeRules(const TagRules& rules, NodeId x, uint32_t lossless, VerifyResult&
  * The requirements on single rules: no rule on an unconnected port, no tag
  * decrease, no tag above `lossless` (0: no limit).  Nodes are checked on
  * `threads` threads; the first violation in node and rule order is returned.
+ * maxTag becomes the highest tag of the rules at forwarding nodes.
  */
 VerifyResult
-CheckRules(const TagRules& rules, uint32_t lossless, unsigned threads)
+CheckRules(const TagRules& rules, uint32_t lossless, unsigned threads, Tag& maxTag)
 {
     const Topology& topo = rules.GetTopology();
+    std::vector<Tag> maxTags(topo.GetNNodes(), 0);
     try
     {
         ParallelFor(threads, topo.GetNNodes(), 16, [&](std::size_t i) {
             const NodeId x = static_cast<NodeId>(i);
             VerifyResult failure;
-            if (Forwards(topo, x) && !CheckNodeRules(rules, x, lossless, failure))
+            if (Forwards(topo, x) && !CheckNodeRules(rules, x, lossless, failure, maxTags[x]))
             {
                 throw NodeFailure{failure};
             }
@@ -256,6 +262,7 @@ CheckRules(const TagRules& rules, uint32_t lossless, unsigned threads)
     {
         return f.res;
     }
+    maxTag = maxTags.empty() ? 0 : *std::max_element(maxTags.begin(), maxTags.end());
     return VerifyResult();
 }
 
@@ -520,13 +527,13 @@ FormatTaggedNode(const Topology& topo, const TaggedNode& n)
 VerifyResult
 VerifyDeadlockFree(const TagRules& rules, uint32_t lossless, unsigned threads)
 {
-    VerifyResult res = CheckRules(rules, lossless, threads);
+    Tag tags = 0; // the highest tag: the searches cover 1..tags
+    VerifyResult res = CheckRules(rules, lossless, threads, tags);
     if (!res.ok)
     {
         return res;
     }
     // one search per tag, on threads; the lowest tag with a cycle is reported
-    const uint32_t tags = rules.GetMaxTag();
     std::vector<VerifyResult> perTag(tags + 1);
     ParallelFor(threads, tags, 1, [&](std::size_t i) {
         CheckAcyclic(rules, static_cast<Tag>(i + 1), perTag[i + 1]);
