@@ -134,6 +134,121 @@ ParallelFor(unsigned threads, std::size_t count, std::size_t chunk, Fn fn)
  * \param consume called as consume(std::size_t i, Slot& slot), in ascending i
  */
 template <typename Slot, typename Produce, typename Consume>
+void OrderedPipeline(unsigned threads,
+                     std::size_t count,
+                     std::vector<Slot>& slots,
+                     Produce produce,
+                     Consume consume);
+
+namespace detail
+{
+
+/// The shared state of one OrderedPipeline call.
+template <typename Slot, typename Produce, typename Consume>
+class Pipeline
+{
+  public:
+    Pipeline(std::size_t count, std::vector<Slot>& slots, Produce& produce, Consume& consume)
+        : m_count(count),
+          m_slots(slots),
+          m_produce(produce),
+          m_consume(consume),
+          m_ready(slots.size(), 0),
+          m_errors(slots.size())
+    {
+    }
+
+    /// A helper thread: produce items until none is left.
+    void Work(unsigned thread)
+    {
+        std::unique_lock<std::mutex> held(m_lock);
+        while (!m_stop && m_claimed < m_count)
+        {
+            if (!ProduceOne(held, thread))
+            {
+                m_changed.wait(held);
+            }
+        }
+    }
+
+    /// The caller's thread: consume every item in order (producing while waiting).
+    void ConsumeAll()
+    {
+        const std::size_t window = m_slots.size();
+        for (std::size_t i = 0; i < m_count; ++i)
+        {
+            std::unique_lock<std::mutex> held(m_lock);
+            while (!m_ready[i % window])
+            {
+                if (!ProduceOne(held, 0))
+                {
+                    m_changed.wait(held);
+                }
+            }
+            m_ready[i % window] = 0;
+            if (m_errors[i % window])
+            {
+                std::rethrow_exception(m_errors[i % window]);
+            }
+            held.unlock();
+            m_consume(i, m_slots[i % window]);
+            held.lock();
+            m_consumed = i + 1;
+            m_changed.notify_all();
+        }
+    }
+
+    /// Let the helper threads return.
+    void Stop()
+    {
+        std::lock_guard<std::mutex> held(m_lock);
+        m_stop = true;
+        m_changed.notify_all();
+    }
+
+  private:
+    /// With the lock held: produce the next item if its slot is free; false when none is.
+    bool ProduceOne(std::unique_lock<std::mutex>& held, unsigned thread)
+    {
+        const std::size_t window = m_slots.size();
+        if (m_stop || m_claimed >= m_count || m_claimed >= m_consumed + window)
+        {
+            return false;
+        }
+        const std::size_t i = m_claimed++;
+        held.unlock();
+        std::exception_ptr error;
+        try
+        {
+            m_produce(i, m_slots[i % window], thread);
+        }
+        catch (...)
+        {
+            error = std::current_exception();
+        }
+        held.lock();
+        m_errors[i % window] = error;
+        m_ready[i % window] = 1;
+        m_changed.notify_all();
+        return true;
+    }
+
+    std::size_t m_count;                      //!< items
+    std::vector<Slot>& m_slots;               //!< the buffers
+    Produce& m_produce;                       //!< the independent part
+    Consume& m_consume;                       //!< the ordered part
+    std::mutex m_lock;                        //!< guards the rest
+    std::condition_variable m_changed;        //!< a slot got ready or free
+    std::size_t m_claimed{0};                 //!< items handed out
+    std::size_t m_consumed{0};                //!< items consumed
+    bool m_stop{false};                       //!< the caller is done (or failed)
+    std::vector<char> m_ready;                //!< per slot: produced, not consumed
+    std::vector<std::exception_ptr> m_errors; //!< per slot: what produce threw
+};
+
+} // namespace detail
+
+template <typename Slot, typename Produce, typename Consume>
 void
 OrderedPipeline(unsigned threads,
                 std::size_t count,
@@ -141,87 +256,23 @@ OrderedPipeline(unsigned threads,
                 Produce produce,
                 Consume consume)
 {
-    const std::size_t window = slots.size();
     const unsigned n = static_cast<unsigned>(std::min<std::size_t>(ResolveThreads(threads), count));
-    std::mutex lock;
-    std::condition_variable changed;
-    std::size_t claimed = 0;  // items handed out
-    std::size_t consumed = 0; // items consumed
-    bool stop = false;
-    std::vector<char> ready(window, 0);
-    std::vector<std::exception_ptr> errors(window);
-    // with the lock held: produce the next item when its slot is free; false when none is
-    auto produceOne = [&](std::unique_lock<std::mutex>& held, unsigned thread) {
-        if (stop || claimed >= count || claimed >= consumed + window)
-        {
-            return false;
-        }
-        const std::size_t i = claimed++;
-        held.unlock();
-        std::exception_ptr error;
-        try
-        {
-            produce(i, slots[i % window], thread);
-        }
-        catch (...)
-        {
-            error = std::current_exception();
-        }
-        held.lock();
-        errors[i % window] = error;
-        ready[i % window] = 1;
-        changed.notify_all();
-        return true;
-    };
-    auto work = [&](unsigned thread) {
-        std::unique_lock<std::mutex> held(lock);
-        while (!stop && claimed < count)
-        {
-            if (!produceOne(held, thread))
-            {
-                changed.wait(held);
-            }
-        }
-    };
+    detail::Pipeline<Slot, Produce, Consume> pipeline(count, slots, produce, consume);
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < n; ++t)
     {
-        pool.emplace_back(work, t);
+        pool.emplace_back([&pipeline, t]() { pipeline.Work(t); });
     }
     std::exception_ptr error;
     try
     {
-        for (std::size_t i = 0; i < count; ++i)
-        {
-            std::unique_lock<std::mutex> held(lock);
-            while (!ready[i % window])
-            {
-                if (!produceOne(held, 0))
-                {
-                    changed.wait(held);
-                }
-            }
-            ready[i % window] = 0;
-            if (errors[i % window])
-            {
-                std::rethrow_exception(errors[i % window]);
-            }
-            held.unlock();
-            consume(i, slots[i % window]);
-            held.lock();
-            consumed = i + 1;
-            changed.notify_all();
-        }
+        pipeline.ConsumeAll();
     }
     catch (...)
     {
         error = std::current_exception();
     }
-    {
-        std::lock_guard<std::mutex> held(lock);
-        stop = true;
-        changed.notify_all();
-    }
+    pipeline.Stop();
     for (std::thread& th : pool)
     {
         th.join();
