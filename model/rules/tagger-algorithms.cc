@@ -141,11 +141,14 @@ class GreedyMerge
           m_tags(elp.GetMaxLevel() + 2),
           m_initialOrder(UpDownOrder(m_topo)),
           m_startPos(m_nPorts),
+          m_source(m_nPorts),
           m_rng(opt.shuffleSeed)
     {
         for (uint32_t i = 0; i < m_nPorts; ++i)
         {
             m_startPos[m_initialOrder[i]] = i;
+            const PortRef at = m_topo.GetPortRef(i);
+            m_source[i] = !Forwards(m_topo, m_topo.GetPeer(at.node, at.port).node);
         }
         m_landmarks = Landmarks();
     }
@@ -372,9 +375,10 @@ class GreedyMerge
     {
         ++m_stats.transitions;
         uint32_t candidate = m_opt.order == GreedyOrder::PAPER ? std::max<uint32_t>(t, m_floor) : t;
-        if (candidate == t && peerIdx != kNone)
+        if (candidate == t && peerIdx != kNone && !m_source[inIdx])
         {
-            // stays inside G_t: must not close a cycle there
+            // stays inside G_t: must not close a cycle there (an edge out of a
+            // port nothing forwards into never can, and is not stored)
             ++m_stats.cycleChecks;
             if (!GraphOf(t).TryAddEdge(inIdx, peerIdx))
             {
@@ -401,6 +405,7 @@ class GreedyMerge
     std::vector<std::vector<uint64_t>> m_tags;
     std::vector<uint32_t> m_initialOrder; //!< UpDownOrder: the start order of every G_t
     std::vector<uint32_t> m_startPos;     //!< position of each port in m_initialOrder
+    std::vector<bool> m_source;           //!< ingress port whose peer does not forward
     std::vector<uint32_t> m_landmarks;    //!< for the refusal filter of every G_t
     std::vector<std::unique_ptr<DynamicTopoOrder>> m_subgraph; //!< G_t per tag t
     std::mt19937_64 m_rng; //!< GreedyOrder::SHUFFLED: the order's random draws
@@ -425,6 +430,18 @@ GetName(GreedyOrder order)
         break;
     }
     return "shuffled";
+}
+
+GreedyStats&
+GreedyStats::operator+=(const GreedyStats& other)
+{
+    transitions += other.transitions;
+    merged += other.merged;
+    cycleChecks += other.cycleChecks;
+    rejected += other.rejected;
+    visited += other.visited;
+    filtered += other.filtered;
+    return *this;
 }
 
 TagRules

@@ -23,7 +23,7 @@ namespace tagger
 /// How the greedy merge checks that a merge keeps a tag's subgraph acyclic.
 enum class CycleCheck
 {
-    INCREMENTAL, //!< dynamic topological order (Pearce-Kelly), O(affected region)
+    INCREMENTAL, //!< dynamic topological order (two-way search), O(nodes it moves)
     NAIVE        //!< a fresh graph search per merge, as in the paper's analysis
 };
 
@@ -105,6 +105,9 @@ struct GreedyStats
     uint64_t rejected{0};    //!< checks that found a cycle
     uint64_t visited{0};     //!< nodes visited by the cycle checks' searches
     uint64_t filtered{0};    //!< refusals proven by the landmark filter, no search
+
+    /// Add another run's counters.
+    GreedyStats& operator+=(const GreedyStats& other);
 };
 
 /// TagGreedy with statistics.

@@ -5,12 +5,22 @@
 #include "tagger-dynamic-topo-order.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace ns3
 {
 namespace tagger
 {
+
+namespace
+{
+
+/// Label distance between neighbours in a fresh order: 2^32 leaves room for 32
+/// halvings of a gap before any relabelling, for up to 2^31 nodes.
+constexpr uint64_t kSpacing = uint64_t{1} << 32;
+
+} // namespace
 
 DynamicTopoOrder::DynamicTopoOrder(uint32_t nodes, bool naive)
     : m_naive(naive)
@@ -21,7 +31,7 @@ DynamicTopoOrder::DynamicTopoOrder(uint32_t nodes, bool naive)
 void
 DynamicTopoOrder::Resize(uint32_t n)
 {
-    uint32_t old = GetNNodes();
+    const uint32_t old = GetNNodes();
     if (n <= old)
     {
         return;
@@ -33,30 +43,41 @@ DynamicTopoOrder::Resize(uint32_t n)
         m_reach.resize(static_cast<size_t>(n) * kLandmarkWords, 0);
         m_reachedBy.resize(static_cast<size_t>(n) * kLandmarkWords, 0);
     }
-    m_ord.resize(n);
-    m_pos.resize(n);
+    m_label.resize(n);
+    m_next.resize(n, kNil);
+    m_prev.resize(n, kNil);
     m_mark.resize(n, 0);
     m_markBack.resize(n, 0);
+    m_expanded.resize(n, 0);
+    // new nodes have no edges: append them at the end of the order
+    m_slots.clear();
     for (uint32_t i = old; i < n; ++i)
     {
-        // new nodes have no edges: append them at the end of the order
-        m_ord[i] = i;
-        m_pos[i] = i;
+        m_slots.push_back(i);
     }
+    LinkAfter(m_tail);
 }
 
 void
 DynamicTopoOrder::SetInitialOrder(const std::vector<uint32_t>& order)
 {
-    if (m_nEdges != 0 || order.size() != m_ord.size())
+    if (m_nEdges != 0 || order.size() != m_label.size())
     {
         throw std::logic_error("DynamicTopoOrder::SetInitialOrder: graph not empty or wrong size");
     }
-    for (uint32_t p = 0; p < order.size(); ++p)
+    std::vector<char> seen(order.size(), 0);
+    for (uint32_t n : order)
     {
-        m_pos[p] = order[p];
-        m_ord[order[p]] = p;
+        if (n >= order.size() || seen[n])
+        {
+            throw std::logic_error("DynamicTopoOrder::SetInitialOrder: not a permutation");
+        }
+        seen[n] = 1;
     }
+    m_head = kNil;
+    m_tail = kNil;
+    m_slots = order;
+    LinkAfter(kNil);
 }
 
 void
@@ -66,8 +87,8 @@ DynamicTopoOrder::SetLandmarks(const std::vector<uint32_t>& landmarks)
     {
         throw std::logic_error("DynamicTopoOrder::SetLandmarks: graph not empty or too many");
     }
-    m_reach.assign(m_ord.size() * kLandmarkWords, 0);
-    m_reachedBy.assign(m_ord.size() * kLandmarkWords, 0);
+    m_reach.assign(m_label.size() * kLandmarkWords, 0);
+    m_reachedBy.assign(m_label.size() * kLandmarkWords, 0);
     for (size_t i = 0; i < landmarks.size(); ++i)
     {
         const size_t word = landmarks[i] * kLandmarkWords + i / 64;
@@ -78,6 +99,12 @@ DynamicTopoOrder::SetLandmarks(const std::vector<uint32_t>& landmarks)
 }
 
 bool
+DynamicTopoOrder::HasEdge(uint32_t u, uint32_t v) const
+{
+    return u < m_out.size() && std::find(m_out[u].begin(), m_out[u].end(), v) != m_out[u].end();
+}
+
+bool
 DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
 {
     if (u == v)
@@ -85,7 +112,7 @@ DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
         return false;
     }
     Resize(std::max(u, v) + 1);
-    if (std::find(m_out[u].begin(), m_out[u].end(), v) != m_out[u].end())
+    if (HasEdge(u, v))
     {
         return true;
     }
@@ -97,17 +124,18 @@ DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
             return false;
         }
     }
-    else if (m_ord[v] < m_ord[u])
+    else if (m_label[v] < m_label[u])
     {
         if (m_landmarks && ThroughLandmark(v, u))
         {
             ++m_filtered;
             return false; // v reaches a landmark that reaches u
         }
-        if (!Reorder(u, v))
+        if (!Search(u, v))
         {
             return false;
         }
+        Move(v);
     }
     m_out[u].push_back(v);
     m_in[v].push_back(u);
@@ -115,10 +143,6 @@ DynamicTopoOrder::TryAddEdge(uint32_t u, uint32_t v)
     if (m_landmarks)
     {
         SpreadLandmarks(u, v);
-    }
-    if (m_recording)
-    {
-        m_addedEdges.emplace_back(u, v);
     }
     return true;
 }
@@ -152,144 +176,182 @@ DynamicTopoOrder::Reaches(uint32_t from, uint32_t to)
 }
 
 bool
-DynamicTopoOrder::Reorder(uint32_t u, uint32_t v)
+DynamicTopoOrder::Search(uint32_t u, uint32_t v)
 {
-    // Pearce-Kelly: the edge u -> v violates the order (ord[v] < ord[u]); only
-    // nodes with positions in [ord[v], ord[u]] can be affected.
-    if (!SearchAffected(u, v))
-    {
-        return false;
-    }
-    Reassign();
-    return true;
-}
-
-bool
-DynamicTopoOrder::SearchAffected(uint32_t u, uint32_t v)
-{
-    const uint32_t lb = m_ord[v];
-    const uint32_t ub = m_ord[u];
+    // Both searches stay inside the window (label v, label u): a node outside it
+    // cannot lie on a path from v to u.  Each step expands the first node of the
+    // forward frontier or the last of the backward one, whichever side has done
+    // less work, while the former comes before the latter in the order.  When
+    // they cross (or one frontier is empty) and have not met, v does not reach u
+    // (the two-way search of Haeupler et al.).
     ++m_epoch;
-    // Forward search from v among nodes before u, backward search from u among
-    // nodes after v, both breadth first, always growing the smaller frontier by
-    // one layer: when the edge closes a cycle the two searches meet half way
-    // (a dense graph's short cycle is found after a few thousand nodes instead
-    // of a whole region); otherwise both sets end complete, as Pearce-Kelly needs.
-    m_fwd.assign(1, v);
+    m_fwd.clear();
+    m_bwd.clear();
+    m_fwdHeap.assign(1, {m_label[v], v});
+    m_bwdHeap.assign(1, {m_label[u], u});
     m_mark[v] = m_epoch;
-    m_bwd.assign(1, u);
     m_markBack[u] = m_epoch;
-    size_t fHead = 0;
-    size_t bHead = 0;
-    while (fHead < m_fwd.size() && bHead < m_bwd.size())
+    while (!m_fwdHeap.empty() && !m_bwdHeap.empty() &&
+           m_fwdHeap.front().first < m_bwdHeap.front().first)
     {
-        const bool grown = (m_fwd.size() - fHead <= m_bwd.size() - bHead)
-                               ? ForwardLayer(u, ub, fHead, true)
-                               : BackwardLayer(v, lb, bHead, true);
-        if (!grown)
+        const bool met = m_fwd.size() <= m_bwd.size() ? !ExpandForward(u) : !ExpandBackward(v);
+        if (met)
         {
-            return false;
-        }
-    }
-    // one side is complete without meeting the other: no cycle; complete the other
-    while (fHead < m_fwd.size())
-    {
-        ForwardLayer(u, ub, fHead, false);
-    }
-    while (bHead < m_bwd.size())
-    {
-        BackwardLayer(v, lb, bHead, false);
-    }
-    return true;
-}
-
-bool
-DynamicTopoOrder::ForwardLayer(uint32_t u, uint32_t ub, size_t& head, bool meet)
-{
-    for (const size_t end = m_fwd.size(); head < end; ++head)
-    {
-        const uint32_t n = m_fwd[head];
-        ++m_visited;
-        for (uint32_t m : m_out[n])
-        {
-            if (meet && (m == u || m_markBack[m] == m_epoch))
-            {
-                return false; // v reaches u: the edge closes a cycle
-            }
-            if (m_mark[m] != m_epoch && m_ord[m] < ub)
-            {
-                m_mark[m] = m_epoch;
-                m_fwd.push_back(m);
-            }
+            return false; // v reaches u: the edge closes a cycle
         }
     }
     return true;
 }
 
 bool
-DynamicTopoOrder::BackwardLayer(uint32_t v, uint32_t lb, size_t& head, bool meet)
+DynamicTopoOrder::ExpandForward(uint32_t u)
 {
-    for (const size_t end = m_bwd.size(); head < end; ++head)
+    std::pop_heap(m_fwdHeap.begin(), m_fwdHeap.end(), std::greater<>());
+    const uint32_t n = m_fwdHeap.back().second;
+    m_fwdHeap.pop_back();
+    m_fwd.push_back(n);
+    m_expanded[n] = m_epoch;
+    ++m_visited;
+    const uint64_t limit = m_label[u];
+    for (uint32_t m : m_out[n])
     {
-        const uint32_t n = m_bwd[head];
-        ++m_visited;
-        for (uint32_t m : m_in[n])
+        if (m_markBack[m] == m_epoch)
         {
-            if (meet && (m == v || m_mark[m] == m_epoch))
-            {
-                return false; // v reaches u: the edge closes a cycle
-            }
-            if (m_markBack[m] != m_epoch && m_ord[m] > lb)
-            {
-                m_markBack[m] = m_epoch;
-                m_bwd.push_back(m);
-            }
+            return false; // m reaches u
+        }
+        if (m_mark[m] != m_epoch && m_label[m] < limit)
+        {
+            m_mark[m] = m_epoch;
+            m_fwdHeap.emplace_back(m_label[m], m);
+            std::push_heap(m_fwdHeap.begin(), m_fwdHeap.end(), std::greater<>());
+        }
+    }
+    return true;
+}
+
+bool
+DynamicTopoOrder::ExpandBackward(uint32_t v)
+{
+    std::pop_heap(m_bwdHeap.begin(), m_bwdHeap.end());
+    const uint32_t n = m_bwdHeap.back().second;
+    m_bwdHeap.pop_back();
+    m_bwd.push_back(n);
+    m_expanded[n] = m_epoch;
+    ++m_visited;
+    const uint64_t limit = m_label[v];
+    for (uint32_t m : m_in[n])
+    {
+        if (m_mark[m] == m_epoch)
+        {
+            return false; // v reaches m
+        }
+        if (m_markBack[m] != m_epoch && m_label[m] > limit)
+        {
+            m_markBack[m] = m_epoch;
+            m_bwdHeap.emplace_back(m_label[m], m);
+            std::push_heap(m_bwdHeap.begin(), m_bwdHeap.end());
         }
     }
     return true;
 }
 
 void
-DynamicTopoOrder::SortByPosition(const std::vector<uint32_t>& nodes,
-                                 std::vector<uint64_t>& keys) const
+DynamicTopoOrder::Move(uint32_t v)
 {
-    keys.clear();
-    for (uint32_t n : nodes)
+    // Every forward-expanded node comes before every backward-expanded one, the
+    // forward frontier (with the nodes pruned after u) after both, the
+    // backward frontier (with the nodes pruned before v) before the forward
+    // frontier.  The gap after the last node that stays, among those up to the
+    // latest of the last forward-expanded node, the first of the backward
+    // frontier and (nothing expanded forward) v's predecessor, is before every
+    // node a moved forward node points to and after every node that points to
+    // a moved backward node: the backward nodes then the forward nodes, each in
+    // their old order, fit there.
+    uint32_t anchor = m_fwd.empty() ? m_prev[v] : m_fwd.back();
+    if (!m_bwdHeap.empty() &&
+        (anchor == kNil || m_label[m_bwdHeap.front().second] > m_label[anchor]))
     {
-        keys.push_back((uint64_t{m_ord[n]} << 32) | n);
+        anchor = m_bwdHeap.front().second;
     }
-    std::sort(keys.begin(), keys.end());
+    while (anchor != kNil && m_expanded[anchor] == m_epoch)
+    {
+        anchor = m_prev[anchor];
+    }
+    m_slots.assign(m_bwd.rbegin(), m_bwd.rend());
+    m_slots.insert(m_slots.end(), m_fwd.begin(), m_fwd.end());
+    for (uint32_t n : m_slots)
+    {
+        Unlink(n);
+    }
+    m_moved += m_slots.size();
+    LinkAfter(anchor);
 }
 
 void
-DynamicTopoOrder::Reassign()
+DynamicTopoOrder::Unlink(uint32_t n)
 {
-    // the backward set must come before the forward set; reuse their positions
-    // sort both sets by position with packed (position, node) keys
-    SortByPosition(m_bwd, m_bwdKeys);
-    SortByPosition(m_fwd, m_fwdKeys);
-    // the positions both sets occupied, in increasing order
-    m_slots.resize(m_bwdKeys.size() + m_fwdKeys.size());
-    std::merge(m_bwdKeys.begin(),
-               m_bwdKeys.end(),
-               m_fwdKeys.begin(),
-               m_fwdKeys.end(),
-               m_slots.begin());
-    size_t i = 0;
-    for (const std::vector<uint64_t>* keys : {&m_bwdKeys, &m_fwdKeys})
+    (m_prev[n] == kNil ? m_head : m_next[m_prev[n]]) = m_next[n];
+    (m_next[n] == kNil ? m_tail : m_prev[m_next[n]]) = m_prev[n];
+    m_prev[n] = kNil;
+    m_next[n] = kNil;
+}
+
+void
+DynamicTopoOrder::LinkAfter(uint32_t anchor)
+{
+    if (m_slots.empty())
     {
-        for (uint64_t key : *keys)
+        return;
+    }
+    const uint32_t after = anchor == kNil ? m_head : m_next[anchor];
+    uint32_t prev = anchor;
+    for (uint32_t n : m_slots)
+    {
+        m_prev[n] = prev;
+        (prev == kNil ? m_head : m_next[prev]) = n;
+        prev = n;
+    }
+    m_next[prev] = after;
+    (after == kNil ? m_tail : m_prev[after]) = prev;
+    Relabel(anchor, after, m_slots.size());
+}
+
+void
+DynamicTopoOrder::Relabel(uint32_t lo, uint32_t hi, uint64_t count)
+{
+    // Widen the range (doubling the nodes inside) until its label span gives
+    // every node inside a gap of at least `count` (the density rule of list
+    // order maintenance: a full gap is rare and its relabelling amortised).
+    auto span = [this](uint32_t a, uint32_t b) {
+        const uint64_t from = a == kNil ? 0 : m_label[a];
+        const uint64_t to = b == kNil ? UINT64_MAX : m_label[b];
+        return to - from;
+    };
+    const uint64_t spacing = (lo == kNil && hi == kNil) ? kSpacing : 0;
+    while (spacing == 0 && span(lo, hi) / (count + 1) <= count)
+    {
+        if (lo == kNil && hi == kNil)
         {
-            const uint32_t n = static_cast<uint32_t>(key);
-            const uint32_t p = static_cast<uint32_t>(m_slots[i++] >> 32);
-            if (m_recording && m_ord[n] != p)
-            {
-                m_ordChanges.emplace_back(n, m_ord[n]);
-            }
-            m_ord[n] = p;
-            m_pos[p] = n;
+            break; // the whole list: 2^64 labels for at most 2^32 nodes
+        }
+        for (uint64_t k = std::max<uint64_t>(1, count / 2); k > 0 && lo != kNil; --k, ++count)
+        {
+            lo = m_prev[lo];
+        }
+        for (uint64_t k = std::max<uint64_t>(1, count / 2); k > 0 && hi != kNil; --k, ++count)
+        {
+            hi = m_next[hi];
         }
     }
+    const uint64_t base = lo == kNil ? 0 : m_label[lo];
+    const uint64_t step = spacing != 0 ? spacing : span(lo, hi) / (count + 1);
+    uint64_t label = base;
+    for (uint32_t n = (lo == kNil ? m_head : m_next[lo]); n != hi; n = m_next[n])
+    {
+        label += step;
+        m_label[n] = label;
+    }
+    m_relabelled += count > m_slots.size() ? count - m_slots.size() : 0;
 }
 
 bool
@@ -364,51 +426,29 @@ DynamicTopoOrder::SpreadLandmarks(uint32_t u, uint32_t v)
 bool
 DynamicTopoOrder::CheckOrder() const
 {
-    for (uint32_t u = 0; u < m_out.size(); ++u)
+    uint64_t count = 0;
+    for (uint32_t n = m_head; n != kNil; n = m_next[n], ++count)
     {
-        if (m_pos[m_ord[u]] != u)
+        if (count > m_label.size() || (m_next[n] != kNil && m_label[n] >= m_label[m_next[n]]))
         {
             return false;
         }
+    }
+    if (count != m_label.size())
+    {
+        return false;
+    }
+    for (uint32_t u = 0; u < m_out.size(); ++u)
+    {
         for (uint32_t v : m_out[u])
         {
-            if (!m_naive && m_ord[u] >= m_ord[v])
+            if (!m_naive && m_label[u] >= m_label[v])
             {
                 return false;
             }
         }
     }
     return true;
-}
-
-void
-DynamicTopoOrder::Checkpoint()
-{
-    m_recording = true;
-    m_addedEdges.clear();
-    m_ordChanges.clear();
-}
-
-void
-DynamicTopoOrder::Rollback()
-{
-    for (auto it = m_addedEdges.rbegin(); it != m_addedEdges.rend(); ++it)
-    {
-        auto& out = m_out[it->first];
-        out.erase(std::find(out.begin(), out.end(), it->second));
-        auto& in = m_in[it->second];
-        in.erase(std::find(in.begin(), in.end(), it->first));
-        --m_nEdges;
-    }
-    for (auto it = m_ordChanges.rbegin(); it != m_ordChanges.rend(); ++it)
-    {
-        m_ord[it->first] = it->second;
-        m_pos[it->second] = it->first;
-    }
-    m_addedEdges.clear();
-    m_ordChanges.clear();
-    m_recording = false;
-    m_landmarks = false; // reachability bits may describe removed edges
 }
 
 } // namespace tagger

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -21,31 +22,38 @@ namespace tagger
  * \brief A directed graph over dense integer ids that stays acyclic: edges are
  * inserted one at a time and an insertion that would close a cycle is refused.
  *
- * Two checkers behind one interface: the incremental one keeps a topological
- * order and repairs only the affected region on insertion (Pearce and Kelly,
- * "A dynamic topological sort algorithm for directed acyclic graphs", JEA 2006);
- * the naive one searches from the new edge's head for its tail every time.
+ * Two checkers behind one interface.  The incremental one keeps a topological
+ * order of the nodes as a linked list with 64-bit labels and, for an edge
+ * u -> v against the order, runs the two-way ordered search of Haeupler et al.
+ * ("Incremental cycle detection, topological ordering, and strong component
+ * maintenance", ACM TALG 2012): forward from v in increasing order, backward
+ * from u in decreasing order, until the two frontiers cross; only the nodes the
+ * searches expanded move (the backward ones, then the forward ones, into one
+ * gap of the list).  Pearce and Kelly's algorithm, used before, moves every
+ * node of the window between v and u that either search can reach, tens of
+ * thousands per insertion in a dense tag graph.  The naive checker searches
+ * from the new edge's head for its tail every time.
  *
- * Checkpoint()/Rollback() undo every insertion (and order change) made since the
- * checkpoint, for callers that add several edges as one step.
+ * Decisions do not depend on the checker nor on the initial order: an edge is
+ * refused exactly when its head reaches its tail.  Only the work does.
  */
 class DynamicTopoOrder
 {
   public:
     /// 64-bit words per node in each landmark mask.
-    static constexpr uint32_t kLandmarkWords = 4;
+    static constexpr uint32_t kLandmarkWords = 1;
     /// Most landmarks SetLandmarks() takes.
     static constexpr uint32_t kMaxLandmarks = 64 * kLandmarkWords;
 
     /// \param nodes number of nodes (ids 0..nodes-1)  \param naive use the naive check
     explicit DynamicTopoOrder(uint32_t nodes = 0, bool naive = false);
 
-    /// Grow the id space to at least n nodes.
+    /// Grow the id space to at least n nodes (new nodes go to the end of the order).
     void Resize(uint32_t n);
 
     uint32_t GetNNodes() const
     {
-        return static_cast<uint32_t>(m_ord.size());
+        return static_cast<uint32_t>(m_label.size());
     }
 
     /**
@@ -61,25 +69,30 @@ class DynamicTopoOrder
      */
     bool TryAddEdge(uint32_t u, uint32_t v);
 
+    /// true when the edge u -> v is in the graph.
+    bool HasEdge(uint32_t u, uint32_t v) const;
+
     /// Number of edges.
     uint64_t GetNEdges() const
     {
         return m_nEdges;
     }
 
-    /// Position of n in the maintained topological order (incremental mode).
-    uint32_t GetOrder(uint32_t n) const
+    /**
+     * Label of n in the maintained order (incremental mode): labels increase
+     * along the order and are distinct, but not consecutive, and a node's
+     * label changes when it or its neighbours in the list move.
+     */
+    uint64_t GetOrder(uint32_t n) const
     {
-        return m_ord[n];
+        return m_label[n];
     }
 
-    /// true when every edge u->v has GetOrder(u) < GetOrder(v) (for tests).
+    /**
+     * true when the list holds every node once, labels increase along it, and
+     * every edge u->v has GetOrder(u) < GetOrder(v) (for tests).
+     */
     bool CheckOrder() const;
-
-    /// Start recording changes for Rollback().
-    void Checkpoint();
-    /// Undo every change since the last Checkpoint().
-    void Rollback();
 
     /**
      * Pick up to kMaxLandmarks landmark nodes (for the refusal filter of the incremental
@@ -94,31 +107,48 @@ class DynamicTopoOrder
         return m_filtered;
     }
 
-    /// Statistics: nodes visited by searches so far.
+    /// Statistics: nodes expanded by searches so far.
     uint64_t GetVisited() const
     {
         return m_visited;
     }
 
+    /// Statistics: nodes moved in the order so far (incremental mode).
+    uint64_t GetMoved() const
+    {
+        return m_moved;
+    }
+
+    /// Statistics: labels rewritten to make room in a full gap (incremental mode).
+    uint64_t GetRelabelled() const
+    {
+        return m_relabelled;
+    }
+
   private:
+    static constexpr uint32_t kNil = UINT32_MAX; //!< no node (list ends)
+
     bool Reaches(uint32_t from, uint32_t to); //!< naive search
-    bool Reorder(uint32_t u, uint32_t v);     //!< Pearce-Kelly; false on cycle
     /**
-     * Reorder's searches for the edge u -> v: m_fwd gets the nodes v reaches
-     * before u's position, m_bwd those reaching u after v's; false (the
-     * edge closes a cycle) as soon as the two meet.
+     * The two-way ordered search for the edge u -> v (GetOrder(v) <
+     * GetOrder(u)): false when v reaches u; else m_fwd holds the nodes expanded
+     * forward (increasing order) and m_bwd those expanded backward (decreasing).
      */
-    bool SearchAffected(uint32_t u, uint32_t v);
-    /// One breadth-first layer of the forward search (m_fwd from head); false when
-    /// `meet` and it reached u or the backward set.
-    bool ForwardLayer(uint32_t u, uint32_t ub, size_t& head, bool meet);
-    /// One layer of the backward search (m_bwd from head); false when `meet` and
-    /// it reached v or the forward set.
-    bool BackwardLayer(uint32_t v, uint32_t lb, size_t& head, bool meet);
-    /// (position, node) keys of nodes, sorted.
-    void SortByPosition(const std::vector<uint32_t>& nodes, std::vector<uint64_t>& keys) const;
-    /// Give the backward set, then the forward set, the positions both occupied.
-    void Reassign();
+    bool Search(uint32_t u, uint32_t v);
+    /// Expand the forward frontier's first node; false when it meets the backward search.
+    bool ExpandForward(uint32_t u);
+    /// Expand the backward frontier's last node; false when it meets the forward search.
+    bool ExpandBackward(uint32_t v);
+    /// After a successful Search() for u -> v: move m_bwd, then m_fwd, into one gap of the list.
+    void Move(uint32_t v);
+    /// Take n out of the list.
+    void Unlink(uint32_t n);
+    /// Link the nodes of m_slots, in that order, after `anchor` (kNil: at the front), and label
+    /// them.
+    void LinkAfter(uint32_t anchor);
+    /// Give the nodes strictly between lo and hi (kNil: the list's ends) evenly spaced labels,
+    /// widening the range first until every one has room (count nodes inside).
+    void Relabel(uint32_t lo, uint32_t hi, uint64_t count);
     /// After inserting u -> v: spread landmark reachability to v's descendants
     /// and u's ancestors (bits only ever get set, so each node is updated at
     /// most kMaxLandmarks times per direction).
@@ -131,37 +161,38 @@ class DynamicTopoOrder
     bool m_naive;
     std::vector<std::vector<uint32_t>> m_out;
     std::vector<std::vector<uint32_t>> m_in;
-    std::vector<uint32_t> m_ord;      //!< node -> position
-    std::vector<uint32_t> m_pos;      //!< position -> node
-    std::vector<uint32_t> m_mark;     //!< visited by the forward search (epoch)
-    std::vector<uint32_t> m_markBack; //!< visited by the backward search (epoch)
+    std::vector<uint64_t> m_label;    //!< node -> label (increasing along the list)
+    std::vector<uint32_t> m_next;     //!< node -> next node in the order (kNil: last)
+    std::vector<uint32_t> m_prev;     //!< node -> previous node (kNil: first)
+    uint32_t m_head{kNil};            //!< first node of the order
+    uint32_t m_tail{kNil};            //!< last node of the order
+    std::vector<uint32_t> m_mark;     //!< found by the forward search (epoch)
+    std::vector<uint32_t> m_markBack; //!< found by the backward search (epoch)
+    std::vector<uint32_t> m_expanded; //!< expanded by either search (epoch)
     uint32_t m_epoch{0};
     uint64_t m_nEdges{0};
     uint64_t m_visited{0};
     uint64_t m_filtered{0};
+    uint64_t m_moved{0};
+    uint64_t m_relabelled{0};
 
     // Landmark filter (incremental mode): bit i of node n's m_reach mask says n
     // reaches landmark i, bit i of its m_reachedBy mask that landmark i reaches
     // n (kLandmarkWords words per node).  When the reach mask of v and the
     // reachedBy mask of u share a bit, v reaches u through a landmark and
     // u -> v closes a cycle: most refusals in dense graphs are proven this way
-    // without a search.  Exact (no false positive); off after a Rollback.
+    // without a search.  Exact (no false positive).
     bool m_landmarks{false};
     std::vector<uint64_t> m_reach;
     std::vector<uint64_t> m_reachedBy;
 
-    // undo log
-    bool m_recording{false};
-    std::vector<std::pair<uint32_t, uint32_t>> m_addedEdges;
-    std::vector<std::pair<uint32_t, uint32_t>> m_ordChanges; //!< (node, old position)
-
-    // scratch
+    // scratch of the search: frontiers as heaps of (label, node), expanded nodes
+    std::vector<std::pair<uint64_t, uint32_t>> m_fwdHeap; //!< min-heap
+    std::vector<std::pair<uint64_t, uint32_t>> m_bwdHeap; //!< max-heap
     std::vector<uint32_t> m_fwd;
     std::vector<uint32_t> m_bwd;
+    std::vector<uint32_t> m_slots; //!< nodes to link, in order
     std::vector<uint32_t> m_stack;
-    std::vector<uint64_t> m_fwdKeys;
-    std::vector<uint64_t> m_bwdKeys;
-    std::vector<uint64_t> m_slots;
 };
 
 } // namespace tagger

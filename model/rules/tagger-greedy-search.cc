@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <thread>
 #include <tuple>
 
 namespace ns3
@@ -69,6 +71,23 @@ CountTcam(const TagRules& rules, unsigned threads, GreedyAttempt& a)
     return tcam;
 }
 
+/// Run work(0) .. work(count - 1), one thread each (inline for one).
+template <typename F>
+void
+RunParallel(uint32_t count, F& work)
+{
+    std::vector<std::thread> pool;
+    for (uint32_t k = 1; k < count; ++k)
+    {
+        pool.emplace_back(work, k);
+    }
+    work(0);
+    for (std::thread& t : pool)
+    {
+        t.join();
+    }
+}
+
 /// Ranking of attempts: fewer tags, then fewer TCAM entries at the fullest node, then in all.
 bool
 Better(const GreedyAttempt& a, const GreedyAttempt& b)
@@ -101,33 +120,51 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
         search.maxWork == 0
             ? r.possible
             : static_cast<uint32_t>(std::clamp<uint64_t>(search.maxWork / entries, 1, r.possible));
-    for (uint32_t i = 0; i < r.planned; ++i)
+    // Rounds of up to `threads` attempts run side by side; each attempt is
+    // independent and the winner is chosen in plan order afterwards, so the
+    // result does not depend on the thread count (the time limit is checked
+    // between rounds).
+    const uint32_t threads = std::max<uint32_t>(1, search.threads);
+    for (uint32_t first = 0; first < r.planned; first += threads)
     {
-        if (i > 0 && search.timeLimit > 0 &&
+        if (first > 0 && search.timeLimit > 0 &&
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
                 search.timeLimit)
         {
             r.stoppedByTime = true;
             break;
         }
-        GreedyAttempt a = plan[i];
-        TaggingOptions o = opt;
-        o.order = a.order;
-        o.shuffleSeed = a.seed;
-        TagRules rules = TagGreedy(elp, o, r.stats);
-        a.losslessTags = rules.GetLosslessTags();
-        TcamTable tcam;
-        if (r.planned > 1 && (i == 0 || a.losslessTags <= r.winner.losslessTags))
+        const uint32_t count = std::min(threads, r.planned - first);
+        std::vector<std::optional<TagRules>> rules(count);
+        std::vector<GreedyAttempt> attempts(plan.begin() + first, plan.begin() + first + count);
+        std::vector<GreedyStats> stats(count);
+        std::vector<TcamTable> tcams(count);
+        // one attempt alone in its round compresses on the threads, side by side on one each
+        const unsigned tcamThreads = count == 1 ? threads : 1;
+        auto run = [&](uint32_t k) {
+            TaggingOptions o = opt;
+            o.order = attempts[k].order;
+            o.shuffleSeed = attempts[k].seed;
+            rules[k].emplace(TagGreedy(elp, o, stats[k]));
+            attempts[k].losslessTags = rules[k]->GetLosslessTags();
+            if (r.planned > 1)
+            {
+                tcams[k] = CountTcam(*rules[k], tcamThreads, attempts[k]);
+            }
+        };
+        RunParallel(count, run);
+        for (uint32_t k = 0; k < count; ++k)
         {
-            tcam = CountTcam(rules, search.threads, a);
-        }
-        r.attempts.push_back(a);
-        if (i == 0 || Better(a, r.winner))
-        {
-            r.winner = a;
-            r.winnerName = GetName(a, i >= 3 ? i - 2 : 0);
-            r.rules = std::move(rules);
-            r.tcam = std::move(tcam);
+            const uint32_t i = first + k;
+            r.stats += stats[k];
+            r.attempts.push_back(attempts[k]);
+            if (i == 0 || Better(attempts[k], r.winner))
+            {
+                r.winner = attempts[k];
+                r.winnerName = GetName(attempts[k], i >= 3 ? i - 2 : 0);
+                r.rules = std::move(*rules[k]);
+                r.tcam = std::move(tcams[k]);
+            }
         }
     }
     return r;

@@ -51,18 +51,21 @@ constexpr uint64_t kDefaultSearchWork = 100000;
  * orders with seeds derived from `seed` (restart i: SplitMix64(seed + i)).
  * The budget is counted in attempts, so the result depends on the input and
  * these options only: the first `maxWork / entries` attempts are run (at
- * least one; maxWork = 0: all).  A wall-clock limit (timeLimit > 0) may stop
- * the search early, after any complete attempt; the result then depends on the
- * machine, and GreedySearchResult::stoppedByTime says so.
+ * least one; maxWork = 0: all), in rounds of `threads` attempts side by side
+ * (each attempt holds its own rules: memory grows with threads).  A wall-clock
+ * limit (timeLimit > 0) may stop the search early, after any complete round;
+ * the result then depends on the machine (and the thread count), and
+ * GreedySearchResult::stoppedByTime says so.
  */
 struct GreedySearchOptions
 {
     uint32_t restarts{kDefaultRestarts};  //!< SHUFFLED attempts after the three orders
     uint64_t seed{1};                     //!< seed of the shuffled orders
     uint64_t maxWork{kDefaultSearchWork}; //!< entries * attempts budget (0: no limit)
-    double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between attempts
-    /// threads for the TCAM counts (0: one per hardware thread); the result does not depend on it
-    uint32_t threads{0};
+    double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between rounds
+    /// attempts run side by side; a round of one attempt compresses its TCAM on this many
+    /// threads (the result does not depend on it)
+    uint32_t threads{1};
 };
 
 /// One attempt of the search and how good its rules are.

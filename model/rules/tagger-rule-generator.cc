@@ -402,7 +402,7 @@ TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
     if (o.algorithm == TaggingAlgorithm::GREEDY && o.greedySearch)
     {
         GreedySearchOptions search = o.search;
-        search.threads = o.threads;
+        search.threads = ResolveThreads(o.threads);
         GreedySearchResult best = TagGreedyBest(r.elp.graph, o.tagging, search);
         r.rules = std::move(best.rules);
         r.tcam = std::move(best.tcam);
@@ -635,7 +635,7 @@ PrintTimesAndResult(const RuleGeneratorResult& r, std::ostream& s)
       << ", ELP " << Fixed(t.elp, 4) << ", tagging " << Fixed(t.tagging, 4) << ", verification "
       << Fixed(t.verification, 4) << ", output " << Fixed(t.output, 4) << ")\n";
     s << "threads:        " << r.threads
-      << " (ELP, TCAM and checks; the results do not depend on it)\n";
+      << " (ELP, order search, verification, TCAM; the results do not depend on it)\n";
     s << "peak memory:    " << Fixed(r.peakMemoryMb, 1) << " MB (getrusage ru_maxrss)\n";
     s << "RESULT switches=" << topo.GetSwitches().size() << " hosts=" << topo.GetHosts().size()
       << " relays=" << r.relays << " elp_paths=" << r.elp.pathCount << " longest=" << r.longestPath

@@ -121,8 +121,8 @@ struct RuleGeneratorOptions
     std::string json;    //!< write topology, rules, TCAM and stats here ("": no file)
     bool emitElp{false}; //!< with json: also the explicit ELP paths (needs them stored)
 
-    /// Threads for the ELP, the TCAM and its checks (0: one per hardware thread); the
-    /// results do not depend on it
+    /// Threads for the ELP, the order search's attempts, the verification, the TCAM and its
+    /// checks (0: one per hardware thread); the results do not depend on it
     uint32_t threads{0};
 
     /// true when the ELP is the family f (not a path file).

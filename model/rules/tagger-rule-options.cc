@@ -218,8 +218,8 @@ RuleFlags::AddElpAndTaggingFlags()
         FlagType::NUMBER,
         "0");
     Add("threads",
-        "Threads for the ELP (trees, shortest), the TCAM and its checks (0: one per hardware "
-        "thread; the results do not depend on it)",
+        "Threads for the ELP (trees, shortest), the order search's attempts, the verification, "
+        "the TCAM and its checks (0: one per hardware thread; the results do not depend on it)",
         FlagType::NUMBER,
         "0");
 }

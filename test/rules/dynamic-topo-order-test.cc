@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Tests of DynamicTopoOrder (incremental Pearce-Kelly order and the naive
+ * Tests of DynamicTopoOrder (incremental two-way ordered search and the naive
  * search) against a reference: a plain adjacency set with a DFS reachability
  * test, and Boost.Graph's topological_sort on the final graph.
  */
@@ -12,6 +12,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/topological_sort.hpp>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <iterator>
 #include <random>
 #include <set>
@@ -135,46 +136,28 @@ BoostIsDag(const RefDag& ref)
     return true;
 }
 
-/// The order must be a permutation of 0..n-1 (incremental mode).
+/// The labels of the order must be distinct (incremental mode).
 void
-ExpectPermutation(const DynamicTopoOrder& d)
+ExpectDistinctLabels(const DynamicTopoOrder& d)
 {
-    std::set<uint32_t> pos;
+    std::set<uint64_t> labels;
     for (uint32_t n = 0; n < d.GetNNodes(); ++n)
     {
-        pos.insert(d.GetOrder(n));
+        labels.insert(d.GetOrder(n));
     }
-    EXPECT_EQ(pos.size(), d.GetNNodes());
-    if (!pos.empty())
-    {
-        EXPECT_EQ(*pos.rbegin(), d.GetNNodes() - 1);
-    }
+    EXPECT_EQ(labels.size(), d.GetNNodes());
 }
 
-/**
- * Probe the exact edge set of d without changing it: under a checkpoint,
- * TryAddEdge(u, v) on a present edge returns true and keeps the edge count,
- * on an absent one it adds an edge or refuses; Rollback() undoes it.
- */
+/// d holds exactly the edges of ref.
 void
-ExpectSameEdges(DynamicTopoOrder& d, const RefDag& ref)
+ExpectSameEdges(const DynamicTopoOrder& d, const RefDag& ref)
 {
     ASSERT_EQ(d.GetNEdges(), ref.Edges());
     for (uint32_t u = 0; u < ref.Nodes(); ++u)
     {
         for (uint32_t v = 0; v < ref.Nodes(); ++v)
         {
-            if (u == v)
-            {
-                continue;
-            }
-            uint64_t before = d.GetNEdges();
-            d.Checkpoint();
-            bool ok = d.TryAddEdge(u, v);
-            bool present = ok && d.GetNEdges() == before;
-            d.Rollback();
-            ASSERT_EQ(d.GetNEdges(), before);
-            ASSERT_EQ(present, ref.Has(u, v)) << "edge " << u << " -> " << v;
+            ASSERT_EQ(d.HasEdge(u, v), ref.Has(u, v)) << "edge " << u << " -> " << v;
         }
     }
 }
@@ -214,7 +197,7 @@ TEST(DynamicTopoOrderTest, HandMadeReorderAndCycle)
             EXPECT_LT(d.GetOrder(3), d.GetOrder(0));
             EXPECT_LT(d.GetOrder(0), d.GetOrder(1));
             EXPECT_LT(d.GetOrder(1), d.GetOrder(2));
-            ExpectPermutation(d);
+            ExpectDistinctLabels(d);
         }
     }
 }
@@ -242,8 +225,9 @@ TEST(DynamicTopoOrderTest, RandomInsertionsMatchReference)
             }
         }
         EXPECT_TRUE(inc.CheckOrder());
-        ExpectPermutation(inc);
-        EXPECT_EQ(inc.GetNEdges(), ref.Edges());
+        ExpectDistinctLabels(inc);
+        ExpectSameEdges(inc, ref);
+        ExpectSameEdges(nai, ref);
         EXPECT_EQ(nai.GetNEdges(), ref.Edges());
         EXPECT_TRUE(BoostIsDag(ref));
         // every edge of the reference respects the maintained order
@@ -282,6 +266,29 @@ TEST(DynamicTopoOrderTest, NaiveAndIncrementalAgreeOnThousands)
     EXPECT_GT(refused, 500u);
 }
 
+TEST(DynamicTopoOrderTest, ChainAgainstTheOrderRelabels)
+{
+    // k -> k-1 for k = 1, 2, ...: every edge goes against the initial order
+    // 0, 1, 2, ..., and the moved nodes keep landing at the front of the list,
+    // so the gap there runs out of labels (32 halvings of the initial spacing)
+    // and must be relabelled; the order ends as the chain n-1, ..., 1, 0.
+    const uint32_t n = 400;
+    DynamicTopoOrder d(n, false);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        ASSERT_TRUE(d.TryAddEdge(k, k - 1)) << k;
+        ASSERT_FALSE(d.TryAddEdge(0, k)) << k; // 0 is reached from every k
+    }
+    EXPECT_TRUE(d.CheckOrder());
+    ExpectDistinctLabels(d);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        ASSERT_LT(d.GetOrder(k), d.GetOrder(k - 1));
+    }
+    EXPECT_EQ(d.GetNEdges(), n - 1);
+    EXPECT_GT(d.GetRelabelled(), 0u);
+}
+
 TEST(DynamicTopoOrderTest, LayeredInsertionsStayAcyclic)
 {
     // Edges mostly "backwards" in id order, which the incremental order must repair.
@@ -301,79 +308,7 @@ TEST(DynamicTopoOrderTest, LayeredInsertionsStayAcyclic)
     }
     EXPECT_TRUE(inc.CheckOrder());
     EXPECT_TRUE(BoostIsDag(ref));
-    EXPECT_EQ(inc.GetNEdges(), ref.Edges());
-}
-
-TEST(DynamicTopoOrderTest, CheckpointRollbackRestoresEdges)
-{
-    std::mt19937_64 rng(77);
-    for (bool naive : {false, true})
-    {
-        for (int round = 0; round < 10; ++round)
-        {
-            SCOPED_TRACE(std::string(naive ? "naive" : "incremental") + " round " +
-                         std::to_string(round));
-            const uint32_t n = 25;
-            DynamicTopoOrder d(n, naive);
-            RefDag ref(n);
-            std::uniform_int_distribution<uint32_t> pick(0, n - 1);
-            for (int i = 0; i < 60; ++i)
-            {
-                uint32_t u = pick(rng);
-                uint32_t v = pick(rng);
-                ASSERT_EQ(d.TryAddEdge(u, v), ref.TryAdd(u, v));
-            }
-            RefDag snapshot = ref;
-            d.Checkpoint();
-            RefDag after = ref;
-            int added = 0;
-            for (int i = 0; i < 60; ++i)
-            {
-                uint32_t u = pick(rng);
-                uint32_t v = pick(rng);
-                bool want = after.TryAdd(u, v);
-                ASSERT_EQ(d.TryAddEdge(u, v), want);
-                added += want ? 1 : 0;
-            }
-            ASSERT_GT(after.Edges(), snapshot.Edges()) << "the step must add something";
-            d.Rollback();
-            EXPECT_EQ(d.GetNEdges(), snapshot.Edges());
-            if (!naive)
-            {
-                EXPECT_TRUE(d.CheckOrder());
-                ExpectPermutation(d);
-            }
-            ExpectSameEdges(d, snapshot);
-            // the structure keeps working after a rollback
-            RefDag cont = snapshot;
-            for (int i = 0; i < 100; ++i)
-            {
-                uint32_t u = pick(rng);
-                uint32_t v = pick(rng);
-                ASSERT_EQ(d.TryAddEdge(u, v), cont.TryAdd(u, v));
-            }
-            if (!naive)
-            {
-                EXPECT_TRUE(d.CheckOrder());
-            }
-            EXPECT_EQ(d.GetNEdges(), cont.Edges());
-            (void)added;
-        }
-    }
-}
-
-TEST(DynamicTopoOrderTest, RollbackOfRefusedInsertionIsHarmless)
-{
-    DynamicTopoOrder d(3, false);
-    EXPECT_TRUE(d.TryAddEdge(0, 1));
-    EXPECT_TRUE(d.TryAddEdge(1, 2));
-    d.Checkpoint();
-    EXPECT_FALSE(d.TryAddEdge(2, 0));
-    d.Rollback();
-    EXPECT_EQ(d.GetNEdges(), 2u);
-    EXPECT_TRUE(d.CheckOrder());
-    EXPECT_FALSE(d.TryAddEdge(2, 0));
-    EXPECT_TRUE(d.TryAddEdge(0, 2));
+    ExpectSameEdges(inc, ref);
 }
 
 TEST(DynamicTopoOrderTest, Resize)
@@ -391,7 +326,7 @@ TEST(DynamicTopoOrderTest, Resize)
         if (!naive)
         {
             EXPECT_TRUE(d.CheckOrder());
-            ExpectPermutation(d);
+            ExpectDistinctLabels(d);
         }
         d.Resize(3); // never shrinks below what exists
         EXPECT_GE(d.GetNNodes(), 5u);
@@ -421,9 +356,9 @@ TEST(DynamicTopoOrderTest, InitialOrderAndLandmarksKeepDecisions)
         DynamicTopoOrder inc(n, false);
         inc.SetInitialOrder(order);
         inc.SetLandmarks(landmarks);
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 1; i < n; ++i)
         {
-            ASSERT_EQ(inc.GetOrder(order[i]), i);
+            ASSERT_LT(inc.GetOrder(order[i - 1]), inc.GetOrder(order[i]));
         }
         RefDag ref(n);
         std::uniform_int_distribution<uint32_t> pick(0, n - 1);

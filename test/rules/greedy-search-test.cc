@@ -299,10 +299,20 @@ TEST(GreedySearch, NeverWorseThanAnyOrderAndVerified)
         {
             EXPECT_GE(a.losslessTags, tags);
         }
-        // deterministic for a seed
+        // deterministic for a seed, and for any thread count
+        search.threads = 1 + seed % 4;
         const GreedySearchResult again = TagGreedyBest(c.elp.graph, TaggingOptions(), search);
         EXPECT_EQ(CollectRules(again.rules), CollectRules(best.rules));
         EXPECT_EQ(again.winnerName, best.winnerName);
+        ASSERT_EQ(again.attempts.size(), best.attempts.size());
+        for (size_t i = 0; i < best.attempts.size(); ++i)
+        {
+            EXPECT_EQ(again.attempts[i].losslessTags, best.attempts[i].losslessTags);
+            EXPECT_EQ(again.attempts[i].maxTcam, best.attempts[i].maxTcam);
+            EXPECT_EQ(again.attempts[i].sumTcam, best.attempts[i].sumTcam);
+        }
+        EXPECT_EQ(again.stats.transitions, best.stats.transitions);
+        EXPECT_EQ(again.stats.rejected, best.stats.rejected);
     }
 }
 
