@@ -220,6 +220,7 @@ def build(bld):
         'model/rules/tagger-greedy-search.h',
         'model/rules/tagger-io.h',
         'model/rules/tagger-order-bench.h',
+        'model/rules/tagger-parallel.h',
         'model/rules/tagger-reroute.h',
         'model/rules/tagger-rule-generator.h',
         'model/rules/tagger-rule-options.h',

@@ -10,6 +10,7 @@
 #include "tagger-elp.h"
 #include "tagger-topology.h"
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -61,6 +62,24 @@ SatMul(uint64_t a, uint64_t b)
     return a > kAllOnes / b ? kAllOnes : a * b;
 }
 
+/// 2^64 mod n for n below kSmallModuli (0 and 1: 0), computed once at compile time.
+constexpr uint32_t kSmallModuli = 256;
+
+/// The table of 2^64 mod n for n < kSmallModuli.
+constexpr std::array<uint64_t, kSmallModuli>
+MakeSmallRemainders()
+{
+    std::array<uint64_t, kSmallModuli> rem{};
+    for (uint64_t n = 2; n < kSmallModuli; ++n)
+    {
+        rem[n] = (kAllOnes % n + 1) % n;
+    }
+    return rem;
+}
+
+/// 2^64 mod n for n < kSmallModuli (saves a division per draw: trees draw once per node).
+inline constexpr std::array<uint64_t, kSmallModuli> kSmallRemainders = MakeSmallRemainders();
+
 /**
  * Uniform integer in [0, n) from a 64-bit Mersenne twister, by rejection, so
  * the sequence is the same with every standard library (the distributions of
@@ -73,8 +92,9 @@ UniformIndex(std::mt19937_64& rng, uint64_t n)
     {
         return 0;
     }
-    const uint64_t rem = (kAllOnes % n + 1) % n; // 2^64 mod n
-    const uint64_t limit = 0 - rem;              // 2^64 - rem (0: accept all)
+    // 2^64 mod n
+    const uint64_t rem = n < kSmallModuli ? kSmallRemainders[n] : (kAllOnes % n + 1) % n;
+    const uint64_t limit = 0 - rem; // 2^64 - rem (0: accept all)
     for (;;)
     {
         uint64_t v = rng();
@@ -178,6 +198,50 @@ void BfsOverForwarders(const Net& net,
                        NodeId root,
                        std::vector<int32_t>& dist,
                        std::vector<NodeId>& order);
+
+/**
+ * One destination's BFS over forwarders with, for every node reached, its
+ * candidates: the entries toward its forwarder neighbours one hop closer to
+ * the root, in adjacency order.  The result is that of the plain BFS
+ * (BfsOverForwarders, then every node scanning its neighbours); positions
+ * are those of its order.
+ */
+struct RootBfs
+{
+    std::vector<NodeId> order;       //!< the nodes reached, root first, in BFS order
+    std::vector<int32_t> dist;       //!< per order position: hops to the root
+    std::vector<uint32_t> candBegin; //!< per order position: start in cands (one more at the end)
+    std::vector<uint32_t> cands;     //!< Net entries of the candidates
+    std::vector<Adj> candAdj;        //!< Net::adj of the candidates
+};
+
+/// Scratch space of RunRootBfs, one per thread.
+struct RootBfsScratch
+{
+    /// \param net the network (sizes the per-node arrays)
+    explicit RootBfsScratch(const Net& net);
+
+    std::vector<int32_t> dist;  //!< per node: hops to the root, -1 (restored on return)
+    std::vector<uint32_t> pos;  //!< per node: position in the order (when reached)
+    std::vector<NodeId> fwds;   //!< every forwarder, ascending
+    std::vector<NodeId> unseen; //!< forwarders not reached yet (bottom-up steps)
+    uint32_t words{1};          //!< 64-bit words of a bitset over the most forwarder neighbours
+    /// top-down: per new node a bitset over its adjacency; bottom-up: (key, node) pairs
+    std::vector<uint64_t> keys;
+    std::vector<uint32_t> tmp; //!< candidates before they are laid out in order
+    std::vector<uint32_t> at;  //!< per new node: start of its candidates in tmp
+};
+
+/**
+ * RootBfs of root r, direction-optimizing: a level whose frontier is larger
+ * than the forwarders not reached yet is grown bottom-up (each unreached
+ * forwarder looks for a neighbour in the frontier: its candidates), the
+ * others top-down (the frontier's scan discovers the next level and gives its
+ * candidates); the order is rebuilt as the top-down one (by first parent,
+ * then the parent's adjacency).  Once every forwarder is reached no node is
+ * scanned again.
+ */
+void RunRootBfs(const Net& net, NodeId r, RootBfsScratch& scratch, RootBfs& b);
 
 /// Per-forwarder bitset over its ports.
 class PortSets

@@ -8,9 +8,11 @@
  */
 
 #include "tagger-elp-core.h"
+#include "tagger-parallel.h"
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <random>
 
 namespace ns3
@@ -47,17 +49,20 @@ class DagFamily
     /**
      * \param keepHops record every destination's next hops in elp.nextHops
      * \param given GIVEN mode: the next hops to build the family from
+     * \param threads threads for the BFS of the destinations (0: one per hardware thread)
      */
     DagFamily(const Net& net,
               DagMode mode,
               uint64_t seed,
               bool store,
               Elp& elp,
-              bool keepHops = false,
-              const std::vector<ElpNextHops>* given = nullptr)
+              bool keepHops,
+              const std::vector<ElpNextHops>* given,
+              unsigned threads)
         : m_net(net),
           m_mode(mode),
           m_rng(seed),
+          m_threads(threads),
           m_store(store),
           m_keepHops(keepHops),
           m_given(given),
@@ -71,17 +76,48 @@ class DagFamily
         m_succEnd.assign(net.n, 0);
     }
 
+    /**
+     * Every destination unit in ascending order.  The BFS of the units (no
+     * random draws) runs on m_threads threads ahead of the rest, which runs
+     * in unit order on this thread: the ELP is the same for any thread count.
+     */
     void Run()
     {
-        const size_t roots = m_given ? m_given->size() : m_net.units.size();
-        for (size_t i = 0; i < roots; ++i)
-        {
-            m_hops = m_given ? &(*m_given)[i] : nullptr;
-            Root(m_given ? m_hops->root : m_net.units[i]);
+        auto finish = [this]() {
             for (NodeId x : m_order)
             {
                 m_dist[x] = -1;
             }
+        };
+        if (m_given)
+        {
+            for (const ElpNextHops& h : *m_given)
+            {
+                m_hops = &h;
+                Root(h.root, nullptr);
+                finish();
+            }
+        }
+        else
+        {
+            const unsigned threads = ResolveThreads(m_threads);
+            std::vector<RootBfs> slots(2 * threads + 2);
+            std::vector<std::unique_ptr<RootBfsScratch>> scratch(threads);
+            OrderedPipeline(
+                threads,
+                m_net.units.size(),
+                slots,
+                [this, &scratch](size_t i, RootBfs& b, unsigned t) {
+                    if (!scratch[t])
+                    {
+                        scratch[t] = std::make_unique<RootBfsScratch>(m_net);
+                    }
+                    RunRootBfs(m_net, m_net.units[i], *scratch[t], b);
+                },
+                [this, &finish](size_t i, RootBfs& b) {
+                    Root(m_net.units[i], &b);
+                    finish();
+                });
         }
         FillAttachedSources(m_net, m_uOut, m_elp.graph);
         m_elp.pathCount = m_count;
@@ -96,67 +132,62 @@ class DagFamily
         uint32_t entry; //!< entry src -> at
     };
 
-    void Choose(NodeId x)
+    /// x's successors among its \p count candidates \p cands (TREE: one at random).
+    void Choose(NodeId x, const Adj* cands, size_t count)
     {
         m_succBegin[x] = static_cast<uint32_t>(m_succ.size());
         if (m_mode == DagMode::TREE)
         {
-            m_succ.push_back(m_cands[UniformIndex(m_rng, m_cands.size())]);
+            m_succ.push_back(cands[UniformIndex(m_rng, count)]);
         }
         else
         {
-            m_succ.insert(m_succ.end(), m_cands.begin(), m_cands.end());
+            m_succ.insert(m_succ.end(), cands, cands + count);
         }
         m_succEnd[x] = static_cast<uint32_t>(m_succ.size());
     }
 
-    void Bfs(NodeId r)
+    /**
+     * Take root r's BFS from b (swapping its order in): m_order, m_dist, and
+     * every node's successors (Choose, in BFS order: the random draws are
+     * those of a sequential run).
+     */
+    void ApplyBfs(NodeId r, RootBfs& b)
     {
         const Net& net = m_net;
-        m_order.clear();
+        m_order.swap(b.order);
         m_succ.clear();
-        m_dist[r] = 0;
-        m_order.push_back(r);
-        for (uint32_t i = net.begin[r]; i < net.fwdEnd[r]; ++i)
+        for (size_t q = 0; q < m_order.size(); ++q)
         {
-            NodeId y = net.nbr[i];
-            m_dist[y] = 1;
-            m_order.push_back(y);
-            if (!net.fwd[r])
+            m_dist[m_order[q]] = b.dist[q];
+        }
+        if (!net.fwd[r])
+        {
+            // a host root: its neighbours (BFS positions 1..) send straight to it
+            for (uint32_t i = net.begin[r]; i < net.fwdEnd[r]; ++i)
             {
+                const NodeId y = net.nbr[i];
                 m_succBegin[y] = static_cast<uint32_t>(m_succ.size());
-                m_succ.push_back(net.rev[i]);
+                m_succ.push_back(net.adj[net.rev[i]]);
                 m_succEnd[y] = static_cast<uint32_t>(m_succ.size());
             }
         }
         for (size_t q = 1; q < m_order.size(); ++q)
         {
-            NodeId x = m_order[q];
-            int32_t dx = m_dist[x];
-            m_cands.clear();
-            for (uint32_t i = net.begin[x]; i < net.fwdEnd[x]; ++i)
+            if (net.fwd[r] || b.dist[q] > 1)
             {
-                NodeId y = net.nbr[i];
-                int32_t dy = m_dist[y];
-                if (dy < 0)
-                {
-                    m_dist[y] = dx + 1;
-                    m_order.push_back(y);
-                }
-                else if (dy == dx - 1)
-                {
-                    m_cands.push_back(i);
-                }
-            }
-            if (net.fwd[r] || dx > 1)
-            {
-                Choose(x);
+                Choose(m_order[q],
+                       b.candAdj.data() + b.candBegin[q],
+                       b.candBegin[q + 1] - b.candBegin[q]);
             }
         }
     }
 
-    /// Everything for destination unit r: BFS, sources, the sweep, the root.
-    void Root(NodeId r)
+    /**
+     * Everything for destination unit r: its BFS (bfs, or the given next hops),
+     * sources, the sweep, the root.
+     */
+    void Root(NodeId r, RootBfs* bfs)
     {
         if (m_hops)
         {
@@ -166,7 +197,7 @@ class DagFamily
         }
         else
         {
-            Bfs(r);
+            ApplyBfs(r, *bfs);
             InitSources(r);
             CollectExtras(r);
         }
@@ -174,8 +205,10 @@ class DagFamily
         {
             RecordHops(r);
         }
+        m_updates.clear();
         Sweep(r);
         RootTransitions(r);
+        m_elp.graph.AddMasks(m_updates);
         CountAtRoot(r);
         if (m_store)
         {
@@ -192,7 +225,7 @@ class DagFamily
             const NodeId x = m_order[q];
             for (uint32_t k = m_succBegin[x]; k < m_succEnd[x]; ++k)
             {
-                pairs.emplace_back(x, m_net.adj[m_succ[k]].nbr);
+                pairs.emplace_back(x, m_succ[k].nbr);
             }
         }
         for (const Extra& ex : m_extras)
@@ -268,7 +301,7 @@ class DagFamily
                 {
                     BadHop(h, x, "next hop is not a linked forwarder or the destination");
                 }
-                m_succ.push_back(e);
+                m_succ.push_back(net.adj[e]);
             }
             m_succEnd[x] = static_cast<uint32_t>(m_succ.size());
             m_dist[x] = -2; // listed, height not known yet
@@ -293,7 +326,7 @@ class DagFamily
             auto& [v, k] = stack.back();
             if (k < m_succEnd[v])
             {
-                const NodeId y = m_net.adj[m_succ[k++]].nbr;
+                const NodeId y = m_succ[k++].nbr;
                 if (m_dist[y] == -3)
                 {
                     BadHop(h, v, "the next hops loop (through " + m_net.topo.GetNode(y).name + ")");
@@ -314,7 +347,7 @@ class DagFamily
             int32_t height = 0;
             for (uint32_t j = m_succBegin[v]; j < m_succEnd[v]; ++j)
             {
-                height = std::max(height, m_dist[m_net.adj[m_succ[j]].nbr] + 1);
+                height = std::max(height, m_dist[m_succ[j].nbr] + 1);
             }
             if (height > static_cast<int32_t>(kMaxLevel))
             {
@@ -459,11 +492,16 @@ class DagFamily
         }
     }
 
+    /// Queue HopGraph::AddMask(x, in, out, levels) for this root's AddMasks.
+    void Add(NodeId x, PortNo in, PortNo out, uint64_t levels)
+    {
+        m_updates.push_back(HopGraph::MaskUpdate{x, in, out, levels});
+    }
+
     /// The bottom-up sweep, farthest nodes first.
     void Sweep(NodeId r)
     {
         const Net& net = m_net;
-        HopGraph& g = m_elp.graph;
         for (size_t q = m_order.size() - 1; q >= 1; --q)
         {
             NodeId w = m_order[q];
@@ -474,7 +512,7 @@ class DagFamily
                 {
                     for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
                     {
-                        g.AddMask(w, net.adj[it->entry].farIn, net.adj[m_succ[k]].out, 2);
+                        Add(w, net.adj[it->entry].farIn, m_succ[k].out, 2);
                     }
                 }
             }
@@ -489,7 +527,7 @@ class DagFamily
             }
             for (uint32_t k = m_succBegin[w]; k < m_succEnd[w]; ++k)
             {
-                PushToSuccessor(r, w, net.adj[m_succ[k]]);
+                PushToSuccessor(r, w, m_succ[k]);
             }
         }
     }
@@ -498,7 +536,6 @@ class DagFamily
     void PushToSuccessor(NodeId r, NodeId w, const Adj& e)
     {
         const Net& net = m_net;
-        HopGraph& g = m_elp.graph;
         const uint64_t sh = m_a[w] << 1;
         NodeId x = e.nbr;
         m_a[x] |= sh;
@@ -507,14 +544,14 @@ class DagFamily
         {
             for (uint32_t k2 = m_succBegin[x]; k2 < m_succEnd[x]; ++k2)
             {
-                g.AddMask(x, e.farIn, net.adj[m_succ[k2]].out, sh);
+                Add(x, e.farIn, m_succ[k2].out, sh);
             }
         }
         else
         {
             for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
             {
-                g.AddMask(r, e.farIn, net.adj[net.att[t]].out, sh);
+                Add(r, e.farIn, net.adj[net.att[t]].out, sh);
             }
         }
         if (net.AttCount(w) > 0)
@@ -527,14 +564,13 @@ class DagFamily
     void RootTransitions(NodeId r)
     {
         const Net& net = m_net;
-        HopGraph& g = m_elp.graph;
         {
             auto range = ExtrasAt(r);
             for (auto it = range.first; it != range.second; ++it)
             {
                 for (uint32_t t = net.attBegin[r]; t < net.attBegin[r + 1]; ++t)
                 {
-                    g.AddMask(r, net.adj[it->entry].farIn, net.adj[net.att[t]].out, 2);
+                    Add(r, net.adj[it->entry].farIn, net.adj[net.att[t]].out, 2);
                 }
             }
         }
@@ -544,7 +580,7 @@ class DagFamily
             {
                 if (s != t)
                 {
-                    g.AddMask(r, net.adj[net.att[s]].in, net.adj[net.att[t]].out, 2);
+                    Add(r, net.adj[net.att[s]].in, net.adj[net.att[t]].out, 2);
                 }
             }
         }
@@ -665,7 +701,7 @@ class DagFamily
         {
             for (uint32_t k = m_succBegin[v]; k < m_succEnd[v]; ++k)
             {
-                Walk(m_net.adj[m_succ[k]].nbr);
+                Walk(m_succ[k].nbr);
             }
         }
         m_prefix.pop_back();
@@ -674,6 +710,7 @@ class DagFamily
     const Net& m_net;
     DagMode m_mode;
     std::mt19937_64 m_rng;
+    unsigned m_threads; //!< threads for the BFS (0: one per hardware thread)
     bool m_store;
     bool m_keepHops;                         //!< record next hops in elp.nextHops
     const std::vector<ElpNextHops>* m_given; //!< GIVEN mode: the next hops
@@ -686,9 +723,10 @@ class DagFamily
     std::vector<uint64_t> m_cnt;
     std::vector<uint32_t> m_succBegin;
     std::vector<uint32_t> m_succEnd;
-    std::vector<uint32_t> m_succ;
+    std::vector<Adj> m_succ; //!< per node [m_succBegin, m_succEnd): its successors
     std::vector<uint32_t> m_cands;
     std::vector<Extra> m_extras;
+    std::vector<HopGraph::MaskUpdate> m_updates; //!< the current root's transitions
     uint64_t m_count{0};
     uint32_t m_longest{0};
     NodeId m_root{kNone};
@@ -704,13 +742,14 @@ MakeDagElp(const Topology& topo,
     Net net(topo);
     Elp elp;
     elp.graph = HopGraph(topo);
-    DagFamily(net, mode, opt.seed, false, elp, opt.keepNextHops && !given, given).Run();
+    DagFamily(net, mode, opt.seed, false, elp, opt.keepNextHops && !given, given, opt.threads)
+        .Run();
     if (opt.maxExplicitPaths > 0 && elp.pathCount > 0 && elp.pathCount <= opt.maxExplicitPaths)
     {
         // same seed, same choices: this pass only collects the paths
         Elp again;
         again.graph = HopGraph(topo);
-        DagFamily(net, mode, opt.seed, true, again, false, given).Run();
+        DagFamily(net, mode, opt.seed, true, again, false, given, opt.threads).Run();
         elp.paths = std::move(again.paths);
         SortPaths(elp.paths);
     }

@@ -44,8 +44,8 @@ HopGraph::Add(NodeId node, PortNo in, PortNo out, uint32_t level)
     AddMask(node, in, out, uint64_t{1} << level);
 }
 
-void
-HopGraph::AddMask(NodeId node, PortNo in, PortNo out, uint64_t levels)
+uint64_t*
+HopGraph::Cell(NodeId node, PortNo in, PortNo out, uint64_t levels)
 {
     if (m_topo == nullptr)
     {
@@ -72,15 +72,59 @@ HopGraph::AddMask(NodeId node, PortNo in, PortNo out, uint64_t levels)
     }
     if (levels == 0)
     {
-        return;
+        return nullptr;
     }
     auto& m = m_masks[node];
     if (m.empty())
     {
         m.assign(size_t(p) * p, 0);
     }
-    m[size_t(in) * p + out] |= levels;
-    m_maxLevel = std::max(m_maxLevel, HighestBit(levels));
+    return &m[size_t(in) * p + out];
+}
+
+void
+HopGraph::AddMask(NodeId node, PortNo in, PortNo out, uint64_t levels)
+{
+    if (uint64_t* cell = Cell(node, in, out, levels))
+    {
+        *cell |= levels;
+        m_maxLevel = std::max(m_maxLevel, HighestBit(levels));
+    }
+}
+
+void
+HopGraph::AddMasks(const std::vector<MaskUpdate>& updates)
+{
+    // a ring of the next cells: update i + kAhead is checked and its cell
+    // prefetched while update i is applied
+    constexpr size_t kAhead = 16;
+    uint64_t* cells[kAhead];
+    uint64_t all = 0;
+    auto fetch = [&](size_t i) {
+        const MaskUpdate& u = updates[i];
+        cells[i % kAhead] = Cell(u.node, u.in, u.out, u.levels);
+        __builtin_prefetch(cells[i % kAhead], 1);
+    };
+    for (size_t i = 0; i < std::min(kAhead, updates.size()); ++i)
+    {
+        fetch(i);
+    }
+    for (size_t i = 0; i < updates.size(); ++i)
+    {
+        if (uint64_t* cell = cells[i % kAhead])
+        {
+            *cell |= updates[i].levels;
+            all |= updates[i].levels;
+        }
+        if (i + kAhead < updates.size())
+        {
+            fetch(i + kAhead);
+        }
+    }
+    if (all != 0)
+    {
+        m_maxLevel = std::max(m_maxLevel, HighestBit(all));
+    }
 }
 
 void

@@ -56,6 +56,23 @@ class HopGraph
     /// OR a whole bitmask of levels (bit L = level L).
     void AddMask(NodeId node, PortNo in, PortNo out, uint64_t levels);
 
+    /// One AddMask call, for AddMasks.
+    struct MaskUpdate
+    {
+        NodeId node;     //!< the forwarding node
+        PortNo in;       //!< in port
+        PortNo out;      //!< out port
+        uint64_t levels; //!< bitmask of levels
+    };
+
+    /**
+     * AddMask for every update, checked in order as AddMask checks one (the
+     * first bad update throws).  Faster than one call each on a large graph:
+     * the cells of later updates are fetched from memory while earlier ones
+     * are applied.
+     */
+    void AddMasks(const std::vector<MaskUpdate>& updates);
+
     /// Bitmask of levels for (node, in, out); 0 when none.
     uint64_t GetMask(NodeId node, PortNo in, PortNo out) const
     {
@@ -89,6 +106,10 @@ class HopGraph
     }
 
   private:
+    /// Check an AddMask call (throws TaggerError) and allocate the node's cells.
+    /// \return the cell of (node, in, out), nullptr when levels is 0
+    uint64_t* Cell(NodeId node, PortNo in, PortNo out, uint64_t levels);
+
     const Topology* m_topo{nullptr};
     std::vector<uint32_t> m_ports;              //!< ports per node (0 for non-forwarders)
     std::vector<std::vector<uint64_t>> m_masks; //!< per node: [in * ports + out]
@@ -170,6 +191,9 @@ struct ElpOptions
     /// Trees and all shortest paths: also fill Elp::nextHops (memory: one entry
     /// per (destination unit, node) pair, more for all shortest paths)
     bool keepNextHops{false};
+    /// Trees and all shortest paths: threads for the per-destination searches (0: one per
+    /// hardware thread); the ELP does not depend on it
+    unsigned threads{0};
 };
 
 /**

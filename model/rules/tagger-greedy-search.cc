@@ -6,6 +6,8 @@
 
 #include "tagger-greedy-search.h"
 
+#include "tagger-parallel.h"
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -51,11 +53,14 @@ PlanAttempts(const GreedySearchOptions& search)
     return plan;
 }
 
-/// Fill the TCAM counts of an attempt.
-void
-CountTcam(const TagRules& rules, GreedyAttempt& a)
+/// Fill the TCAM counts of an attempt. \return its TCAM table (CompressTcam per node)
+TcamTable
+CountTcam(const TagRules& rules, unsigned threads, GreedyAttempt& a)
 {
-    const TcamTable tcam = CompressTcamTable(rules);
+    TcamTable tcam(rules.GetTopology().GetNNodes());
+    ParallelFor(threads, tcam.size(), 16, [&](std::size_t n) {
+        tcam[n] = CompressTcam(rules, static_cast<NodeId>(n));
+    });
     a.maxTcam = 0;
     a.sumTcam = 0;
     for (const auto& entries : tcam)
@@ -63,6 +68,7 @@ CountTcam(const TagRules& rules, GreedyAttempt& a)
         a.maxTcam = std::max<uint64_t>(a.maxTcam, entries.size());
         a.sumTcam += entries.size();
     }
+    return tcam;
 }
 
 /// Run work(0) .. work(count - 1), one thread each (inline for one).
@@ -132,6 +138,9 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
         std::vector<std::optional<TagRules>> rules(count);
         std::vector<GreedyAttempt> attempts(plan.begin() + first, plan.begin() + first + count);
         std::vector<GreedyStats> stats(count);
+        std::vector<TcamTable> tcams(count);
+        // one attempt alone in its round compresses on the threads, side by side on one each
+        const unsigned tcamThreads = count == 1 ? threads : 1;
         auto run = [&](uint32_t k) {
             TaggingOptions o = opt;
             o.order = attempts[k].order;
@@ -140,7 +149,7 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
             attempts[k].losslessTags = rules[k]->GetLosslessTags();
             if (r.planned > 1)
             {
-                CountTcam(*rules[k], attempts[k]);
+                tcams[k] = CountTcam(*rules[k], tcamThreads, attempts[k]);
             }
         };
         RunParallel(count, run);
@@ -154,6 +163,7 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
                 r.winner = attempts[k];
                 r.winnerName = GetName(attempts[k], i >= 3 ? i - 2 : 0);
                 r.rules = std::move(*rules[k]);
+                r.tcam = std::move(tcams[k]);
             }
         }
     }

@@ -63,7 +63,9 @@ struct GreedySearchOptions
     uint64_t seed{1};                     //!< seed of the shuffled orders
     uint64_t maxWork{kDefaultSearchWork}; //!< entries * attempts budget (0: no limit)
     double timeLimit{0};                  //!< wall-clock seconds (0: none); stops between rounds
-    uint32_t threads{1}; //!< attempts run side by side (the result does not depend on it)
+    /// attempts run side by side; a round of one attempt compresses its TCAM on this many
+    /// threads (the result does not depend on it)
+    uint32_t threads{1};
 };
 
 /// One attempt of the search and how good its rules are.
@@ -90,6 +92,9 @@ struct GreedySearchResult
     uint32_t planned{0};                 //!< attempts the budget allowed
     uint32_t possible{0};                //!< attempts the options asked for (3 + restarts)
     bool stoppedByTime{false};           //!< the wall-clock limit stopped the search early
+    /// the winner's CompressTcam per node id when the search counted TCAM entries (more than
+    /// one attempt planned), else empty
+    TcamTable tcam;
 };
 
 /**

@@ -7,6 +7,7 @@
 #include "tagger-rule-generator.h"
 
 #include "tagger-io.h"
+#include "tagger-parallel.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -197,6 +198,7 @@ MakeFamilyElp(const RuleGeneratorOptions& o, const Topology& topo, std::ostrings
     eo.maxExplicitPaths = kMaxExplicitPaths;
     eo.seed = o.seed;
     eo.keepNextHops = o.emitElp; // written compactly (only trees and shortest keep them)
+    eo.threads = o.threads;
     switch (o.elp)
     {
     case ElpFamily::SHORTEST:
@@ -399,8 +401,11 @@ TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
     if (o.algorithm == TaggingAlgorithm::GREEDY && o.greedySearch)
     {
-        GreedySearchResult best = TagGreedyBest(r.elp.graph, o.tagging, o.search);
+        GreedySearchOptions search = o.search;
+        search.threads = ResolveThreads(o.threads);
+        GreedySearchResult best = TagGreedyBest(r.elp.graph, o.tagging, search);
         r.rules = std::move(best.rules);
+        r.tcam = std::move(best.tcam);
         r.greedyStats = best.stats;
         r.greedyOrder = best.winnerName;
         r.searchAttempts = static_cast<uint32_t>(best.attempts.size());
@@ -432,7 +437,7 @@ TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 void
 VerificationStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
-    r.verification = Verify(r.rules, r.elp, o.tagging.classes);
+    r.verification = Verify(r.rules, r.elp, o.tagging.classes, o.threads);
     if (r.verification.ok)
     {
         return;
@@ -535,24 +540,44 @@ CheckJsonWritable(const RuleGeneratorOptions& o)
     }
 }
 
-/// Stage 5: the TCAM of every node (compressed once, checked against the plain
-/// rules), the counts, the JSON file.
+/**
+ * Stage 5: the TCAM of every node (compressed once, or taken from the order
+ * search, and checked against the plain rules), the counts, the JSON file.
+ * Nodes are done on options.threads threads; the first failing check in node
+ * order is reported.
+ */
 void
 OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
     const Topology& topo = *r.topology;
-    r.tcam = CompressTcamTable(r.rules);
+    const bool compress = r.tcam.size() != topo.GetNNodes();
+    if (compress)
+    {
+        r.tcam.assign(topo.GetNNodes(), {});
+    }
+    std::vector<uint32_t> rules(topo.GetNNodes(), 0);
+    ParallelFor(o.threads, topo.GetNNodes(), 16, [&](std::size_t i) {
+        const NodeId n = static_cast<NodeId>(i);
+        if (!topo.IsForwarder(n))
+        {
+            return;
+        }
+        if (compress)
+        {
+            r.tcam[n] = CompressTcam(r.rules, n);
+        }
+        const std::string problem = CheckTcam(r.rules, n, r.tcam[n]);
+        if (!problem.empty())
+        {
+            throw RuleVerificationError("TCAM verification failed: " + problem);
+        }
+        rules[n] = r.rules.CountRules(n);
+    });
     for (NodeId n = 0; n < topo.GetNNodes(); ++n)
     {
         if (topo.IsForwarder(n))
         {
-            const std::string problem = CheckTcam(r.rules, n, r.tcam[n]);
-            if (!problem.empty())
-            {
-                throw RuleVerificationError("TCAM verification failed: " + problem);
-            }
-            (topo.IsHost(n) ? r.relayCounts : r.switchCounts)
-                .Add(r.rules.CountRules(n), r.tcam[n].size());
+            (topo.IsHost(n) ? r.relayCounts : r.switchCounts).Add(rules[n], r.tcam[n].size());
         }
     }
     if (!o.json.empty())
@@ -609,6 +634,8 @@ PrintTimesAndResult(const RuleGeneratorResult& r, std::ostream& s)
     s << "runtime:        " << Fixed(t.total, 4) << " s wall (topology " << Fixed(t.topology, 4)
       << ", ELP " << Fixed(t.elp, 4) << ", tagging " << Fixed(t.tagging, 4) << ", verification "
       << Fixed(t.verification, 4) << ", output " << Fixed(t.output, 4) << ")\n";
+    s << "threads:        " << r.threads
+      << " (ELP, order search, verification, TCAM; the results do not depend on it)\n";
     s << "peak memory:    " << Fixed(r.peakMemoryMb, 1) << " MB (getrusage ru_maxrss)\n";
     s << "RESULT switches=" << topo.GetSwitches().size() << " hosts=" << topo.GetHosts().size()
       << " relays=" << r.relays << " elp_paths=" << r.elp.pathCount << " longest=" << r.longestPath
@@ -724,6 +751,7 @@ GenerateRules(const RuleGeneratorOptions& options)
     Stopwatch watch;
     const auto start = std::chrono::steady_clock::now();
     RuleGeneratorResult r;
+    r.threads = ResolveThreads(options.threads);
     if (!options.json.empty())
     {
         CheckJsonWritable(options);

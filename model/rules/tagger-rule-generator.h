@@ -121,6 +121,10 @@ struct RuleGeneratorOptions
     std::string json;    //!< write topology, rules, TCAM and stats here ("": no file)
     bool emitElp{false}; //!< with json: also the explicit ELP paths (needs them stored)
 
+    /// Threads for the ELP, the order search's attempts, the verification, the TCAM and its
+    /// checks (0: one per hardware thread); the results do not depend on it
+    uint32_t threads{0};
+
     /// true when the ELP is the family f (not a path file).
     bool ElpIs(ElpFamily f) const
     {
@@ -189,6 +193,7 @@ struct RuleGeneratorResult
     TcamTable tcam;            //!< CompressTcamTable(rules), computed once
     RuleCounts switchCounts;   //!< rules and TCAM entries over the switches
     RuleCounts relayCounts;    //!< ... over the relaying hosts
+    uint32_t threads{0};       //!< the threads used (options.threads resolved)
     RuleGeneratorTimes times;  //!< stage times
     double peakMemoryMb{0};    //!< peak resident set (getrusage) after the output
 };

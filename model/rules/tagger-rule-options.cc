@@ -30,6 +30,9 @@ const char* const kRuleToolUsage =
 namespace
 {
 
+/// Most threads --threads accepts.
+constexpr uint32_t kMaxRuleThreads = 1024;
+
 /// The flags of the topology generators.
 const std::vector<std::string> kClosFlags =
     {"pods", "tors-per-pod", "leafs-per-pod", "spines", "spines-per-leaf", "hosts-per-tor"};
@@ -212,6 +215,11 @@ RuleFlags::AddElpAndTaggingFlags()
     Add("greedy-time-limit",
         "greedy-order=best: stop trying orders once this many seconds of wall-clock time have "
         "passed (0: no limit; with a limit the result can depend on the machine)",
+        FlagType::NUMBER,
+        "0");
+    Add("threads",
+        "Threads for the ELP (trees, shortest), the order search's attempts, the verification, "
+        "the TCAM and its checks (0: one per hardware thread; the results do not depend on it)",
         FlagType::NUMBER,
         "0");
 }
@@ -679,6 +687,7 @@ RuleFlags::ToOutputOptions(RuleGeneratorOptions& o) const
         throw TaggerError("--json needs a file name");
     }
     o.emitElp = Get("emit-elp").boolValue;
+    o.threads = ToUint32("threads", 0, kMaxRuleThreads);
     if (o.emitElp && o.json.empty())
     {
         throw TaggerError("--emit-elp needs --json=FILE");

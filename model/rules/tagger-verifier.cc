@@ -4,10 +4,9 @@
 
 #include "tagger-verifier.h"
 
+#include "tagger-parallel.h"
+
 #include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/depth_first_search.hpp>
-#include <map>
 #include <sstream>
 
 namespace ns3
@@ -17,41 +16,6 @@ namespace tagger
 
 namespace
 {
-
-using Digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-using Vertex = boost::graph_traits<Digraph>::vertex_descriptor;
-
-/// Thrown by the DFS visitor at the first back edge: u -> v closes a cycle.
-struct BackEdgeFound
-{
-    Vertex u;
-    Vertex v;
-};
-
-/// Records the DFS tree so a back edge can be turned into a cycle.
-class CycleVisitor : public boost::default_dfs_visitor
-{
-  public:
-    explicit CycleVisitor(std::vector<Vertex>& parent)
-        : m_parent(&parent)
-    {
-    }
-
-    template <class Edge, class Graph>
-    void tree_edge(Edge e, const Graph& g)
-    {
-        (*m_parent)[boost::target(e, g)] = boost::source(e, g);
-    }
-
-    template <class Edge, class Graph>
-    void back_edge(Edge e, const Graph& g)
-    {
-        throw BackEdgeFound{boost::source(e, g), boost::target(e, g)};
-    }
-
-  private:
-    std::vector<Vertex>* m_parent;
-};
 
 bool
 Forwards(const Topology& topo, NodeId n)
@@ -226,99 +190,182 @@ class UpDownWalks
  * unconnected port, no tag decrease, no tag above `lossless` (0: no limit).
  * res records the first violation.
  */
-std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>>
-CollectIntraTagEdges(const TagRules& rules, uint32_t lossless, VerifyResult& res)
+/// A check failed at one node (thrown out of ParallelFor: the lowest node's wins).
+struct NodeFailure
+{
+    VerifyResult res; //!< the failure
+};
+
+/**
+ * The checks of VerifyDeadlockFree at node x but the cycles: false with the
+ * first violation.  maxTag becomes the highest tag of x's rules (checked ones).
+ */
+bool
+CheckNodeRules(const TagRules& rules, NodeId x, uint32_t lossless, VerifyResult& res, Tag& maxTag)
 {
     const Topology& topo = rules.GetTopology();
-    std::map<Tag, std::vector<std::pair<PortIndex, PortIndex>>> intra;
-    for (NodeId x = 0; x < topo.GetNNodes() && res.ok; ++x)
-    {
-        if (!Forwards(topo, x))
+    rules.ForEachRule(x, [&](const Rule& r) {
+        if (!res.ok)
         {
-            continue;
+            return;
         }
-        rules.ForEachRule(x, [&](const Rule& r) {
-            if (!res.ok)
-            {
-                return;
-            }
-            const PortRef peer = topo.GetPeer(x, r.outPort);
-            if (peer.node == kNone)
-            {
-                res.ok = false;
-                res.problem = "rule on an unconnected port: " + FormatRule(topo, x, r);
-                return;
-            }
-            if (r.newTag < r.tag)
-            {
-                res.ok = false;
-                res.decrease = {TaggedNode{x, r.inPort, r.tag},
-                                TaggedNode{peer.node, peer.port, r.newTag}};
-                res.problem =
-                    "tag decreases along an edge (requirement 2): " + FormatRule(topo, x, r);
-                return;
-            }
-            const bool toForwarder = Forwards(topo, peer.node);
-            if (lossless > 0 && (r.tag > lossless || (toForwarder && r.newTag > lossless)))
-            {
-                res.ok = false;
-                res.problem = "tag above the " + std::to_string(lossless) +
-                              " lossless queues: " + FormatRule(topo, x, r);
-                return;
-            }
-            if (toForwarder && r.newTag == r.tag)
-            {
-                intra[r.tag].emplace_back(topo.GetPortIndex(x, r.inPort),
-                                          topo.GetPortIndex(peer.node, peer.port));
-            }
-        });
-    }
-    return intra;
+        maxTag = std::max({maxTag, r.tag, r.newTag});
+        const PortRef peer = topo.GetPeer(x, r.outPort);
+        if (peer.node == kNone)
+        {
+            res.ok = false;
+            res.problem = "rule on an unconnected port: " + FormatRule(topo, x, r);
+            return;
+        }
+        if (r.newTag < r.tag)
+        {
+            res.ok = false;
+            res.decrease = {TaggedNode{x, r.inPort, r.tag},
+                            TaggedNode{peer.node, peer.port, r.newTag}};
+            res.problem = "tag decreases along an edge (requirement 2): " + FormatRule(topo, x, r);
+            return;
+        }
+        const bool toForwarder = Forwards(topo, peer.node);
+        if (lossless > 0 && (r.tag > lossless || (toForwarder && r.newTag > lossless)))
+        {
+            res.ok = false;
+            res.problem = "tag above the " + std::to_string(lossless) +
+                          " lossless queues: " + FormatRule(topo, x, r);
+        }
+    });
+    return res.ok;
 }
 
 /**
- * Requirement 1 for one tag: its subgraph is acyclic (a DFS; a back edge is a
- * cycle).  Records the cycle in res and returns false when there is one.
+ * The requirements on single rules: no rule on an unconnected port, no tag
+ * decrease, no tag above `lossless` (0: no limit).  Nodes are checked on
+ * `threads` threads; the first violation in node and rule order is returned.
+ * maxTag becomes the highest tag of the rules at forwarding nodes.
  */
-bool
-CheckAcyclic(const Topology& topo,
-             Tag tag,
-             const std::vector<std::pair<PortIndex, PortIndex>>& edges,
-             VerifyResult& res)
+VerifyResult
+CheckRules(const TagRules& rules, uint32_t lossless, unsigned threads, Tag& maxTag)
 {
-    Digraph g(topo.GetNPorts());
-    for (auto& [u, v] : edges)
-    {
-        boost::add_edge(u, v, g);
-    }
-    std::vector<Vertex> parent(topo.GetNPorts());
-    for (Vertex i = 0; i < parent.size(); ++i)
-    {
-        parent[i] = i;
-    }
+    const Topology& topo = rules.GetTopology();
+    std::vector<Tag> maxTags(topo.GetNNodes(), 0);
     try
     {
-        boost::depth_first_search(g, boost::visitor(CycleVisitor(parent)));
+        ParallelFor(threads, topo.GetNNodes(), 16, [&](std::size_t i) {
+            const NodeId x = static_cast<NodeId>(i);
+            VerifyResult failure;
+            if (Forwards(topo, x) && !CheckNodeRules(rules, x, lossless, failure, maxTags[x]))
+            {
+                throw NodeFailure{failure};
+            }
+        });
     }
-    catch (const BackEdgeFound& found)
+    catch (const NodeFailure& f)
     {
-        // the cycle: found.v ... found.u along tree edges, then back to found.v
-        std::vector<TaggedNode> cycle;
-        for (Vertex n = found.u; n != found.v; n = parent[n])
+        return f.res;
+    }
+    maxTag = maxTags.empty() ? 0 : *std::max_element(maxTags.begin(), maxTags.end());
+    return VerifyResult();
+}
+
+/// Record the cycle closed by the edge u -> v (v on the search path, parent[] its tree edges).
+void
+ReportCycle(const Topology& topo,
+            Tag tag,
+            const std::vector<PortIndex>& parent,
+            PortIndex u,
+            PortIndex v,
+            VerifyResult& res)
+{
+    // the cycle: v ... u along tree edges, then back to v
+    std::vector<TaggedNode> cycle;
+    for (PortIndex n = u; n != v; n = parent[n])
+    {
+        cycle.push_back(NodeOfPort(topo, n, tag));
+    }
+    cycle.push_back(NodeOfPort(topo, v, tag));
+    std::reverse(cycle.begin(), cycle.end());
+    res.ok = false;
+    res.cycle = cycle;
+    res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
+    for (const auto& c : cycle)
+    {
+        res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
+    }
+    res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
+}
+
+/**
+ * Requirement 1 for one tag: its subgraph (an edge from ingress port (x, in)
+ * to the ingress port behind out for every rule (x, tag, in, out) -> tag
+ * toward a forwarder) is acyclic.  A depth-first search over the ports in
+ * ascending order, each port's edges by ascending out port, enumerated from
+ * the rules rather than stored; the first edge to a port on the search path
+ * closes the cycle reported in res (then false).
+ */
+bool
+CheckAcyclic(const TagRules& rules, Tag tag, VerifyResult& res)
+{
+    const Topology& topo = rules.GetTopology();
+    const PortIndex nPorts = topo.GetNPorts();
+
+    enum : uint8_t
+    {
+        WHITE,
+        GRAY,
+        BLACK
+    };
+
+    std::vector<uint8_t> color(nPorts, WHITE);
+    std::vector<PortIndex> parent(nPorts);
+    std::vector<std::pair<PortIndex, PortNo>> stack; // (port, next out port to try)
+    // the next edge of port u from out port `out` on: its target, or kNone
+    auto next = [&](PortIndex u, PortNo& out) {
+        const PortRef at = topo.GetPortRef(u);
+        const uint32_t p = Forwards(topo, at.node) ? topo.GetNode(at.node).ports : 0;
+        for (; out < p; ++out)
         {
-            cycle.push_back(NodeOfPort(topo, n, tag));
+            if (rules.Get(at.node, tag, at.port, out) == tag)
+            {
+                const PortRef peer = topo.GetPeer(at.node, out);
+                if (Forwards(topo, peer.node))
+                {
+                    return topo.GetPortIndex(peer.node, peer.port);
+                }
+            }
         }
-        cycle.push_back(NodeOfPort(topo, found.v, tag));
-        std::reverse(cycle.begin(), cycle.end());
-        res.ok = false;
-        res.cycle = cycle;
-        res.problem = "cycle inside tag " + std::to_string(tag) + " (requirement 1):";
-        for (const auto& c : cycle)
+        return kNone;
+    };
+    for (PortIndex root = 0; root < nPorts; ++root)
+    {
+        if (color[root] != WHITE)
         {
-            res.problem += " " + topo.GetNode(c.node).name + ":" + std::to_string(c.port);
+            continue;
         }
-        res.problem += " -> back to " + topo.GetNode(cycle.front().node).name;
-        return false;
+        color[root] = GRAY;
+        parent[root] = root;
+        stack.assign(1, {root, 0});
+        while (!stack.empty())
+        {
+            auto& [u, out] = stack.back();
+            const PortIndex v = next(u, out);
+            if (v == kNone)
+            {
+                color[u] = BLACK;
+                stack.pop_back();
+                continue;
+            }
+            ++out;
+            if (color[v] == WHITE)
+            {
+                color[v] = GRAY;
+                parent[v] = u;
+                stack.emplace_back(v, 0);
+            }
+            else if (color[v] == GRAY)
+            {
+                ReportCycle(topo, tag, parent, u, v, res);
+                return false;
+            }
+        }
     }
     return true;
 }
@@ -361,8 +408,9 @@ VerifyPathsLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uin
 /**
  * Every transition of the brute-force graph at `level` out of node x, with
  * every tag `here` says packets carry at its ingress ports, has a lossless
- * rule; the tags they leave with are added to `next`.  Records the first
- * failure in res and returns false.
+ * rule; the tags they leave with toward a forwarder are added to `leaving` at
+ * x's out port (only x's ports are written).  Records the first failure in res
+ * and returns false.
  */
 bool
 CheckLevelAtNode(const TagRules& rules,
@@ -371,7 +419,7 @@ CheckLevelAtNode(const TagRules& rules,
                  NodeId x,
                  uint32_t lossless,
                  const std::vector<uint64_t>& here,
-                 std::vector<uint64_t>& next,
+                 std::vector<uint64_t>& leaving,
                  VerifyResult& res)
 {
     const Topology& topo = rules.GetTopology();
@@ -404,7 +452,7 @@ CheckLevelAtNode(const TagRules& rules,
                 }
                 if (Forwards(topo, peer.node))
                 {
-                    next[topo.GetPortIndex(peer.node, peer.port)] |= 1ULL << nt;
+                    leaving[topo.GetPortIndex(x, out)] |= 1ULL << nt;
                 }
             }
         }
@@ -412,12 +460,17 @@ CheckLevelAtNode(const TagRules& rules,
     return true;
 }
 
-/// Every transition of the brute-force graph, with every tag it can carry, has a lossless rule.
+/**
+ * Every transition of the brute-force graph, with every tag it can carry, has
+ * a lossless rule.  Per level the nodes are checked on `threads` threads; the
+ * lowest failing node's failure is the sequential one.
+ */
 VerifyResult
 VerifyHopGraphLossless(const TagRules& rules,
                        const HopGraph& g,
                        uint32_t classes,
-                       uint32_t lossless)
+                       uint32_t lossless,
+                       unsigned threads)
 {
     const Topology& topo = rules.GetTopology();
     VerifyResult res;
@@ -427,19 +480,37 @@ VerifyHopGraphLossless(const TagRules& rules,
     }
     const uint32_t nPorts = topo.GetNPorts();
     std::vector<uint64_t> here(nPorts, ClassTags(classes));
-    std::vector<uint64_t> next(nPorts, 0);
+    std::vector<uint64_t> leaving(nPorts, 0); // per out port: the tags sent to a forwarder
     for (uint32_t level = 1; level <= g.GetMaxLevel(); ++level)
     {
-        std::fill(next.begin(), next.end(), 0);
-        for (NodeId x = 0; x < topo.GetNNodes(); ++x)
+        std::fill(leaving.begin(), leaving.end(), 0);
+        try
         {
-            if (Forwards(topo, x) &&
-                !CheckLevelAtNode(rules, g, level, x, lossless, here, next, res))
+            ParallelFor(threads, topo.GetNNodes(), 64, [&](std::size_t i) {
+                const NodeId x = static_cast<NodeId>(i);
+                VerifyResult failure;
+                if (Forwards(topo, x) &&
+                    !CheckLevelAtNode(rules, g, level, x, lossless, here, leaving, failure))
+                {
+                    throw NodeFailure{failure};
+                }
+            });
+        }
+        catch (const NodeFailure& f)
+        {
+            return f.res;
+        }
+        // the tags leaving by a port arrive at its peer's ingress (point-to-point links)
+        std::fill(here.begin(), here.end(), 0);
+        for (PortIndex i = 0; i < nPorts; ++i)
+        {
+            if (leaving[i] != 0)
             {
-                return res;
+                const PortRef at = topo.GetPortRef(i);
+                const PortRef peer = topo.GetPeer(at.node, at.port);
+                here[topo.GetPortIndex(peer.node, peer.port)] |= leaving[i];
             }
         }
-        std::swap(here, next);
     }
     return res;
 }
@@ -454,26 +525,35 @@ FormatTaggedNode(const Topology& topo, const TaggedNode& n)
 }
 
 VerifyResult
-VerifyDeadlockFree(const TagRules& rules, uint32_t lossless)
+VerifyDeadlockFree(const TagRules& rules, uint32_t lossless, unsigned threads)
 {
-    VerifyResult res;
-    const auto intra = CollectIntraTagEdges(rules, lossless, res);
+    Tag tags = 0; // the highest tag: the searches cover 1..tags
+    VerifyResult res = CheckRules(rules, lossless, threads, tags);
     if (!res.ok)
     {
         return res;
     }
-    for (const auto& [tag, edges] : intra)
+    // one search per tag, on threads; the lowest tag with a cycle is reported
+    std::vector<VerifyResult> perTag(tags + 1);
+    ParallelFor(threads, tags, 1, [&](std::size_t i) {
+        CheckAcyclic(rules, static_cast<Tag>(i + 1), perTag[i + 1]);
+    });
+    for (uint32_t t = 1; t <= tags; ++t)
     {
-        if (!CheckAcyclic(rules.GetTopology(), tag, edges, res))
+        if (!perTag[t].ok)
         {
-            return res;
+            return perTag[t];
         }
     }
     return res;
 }
 
 VerifyResult
-VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint32_t lossless)
+VerifyElpLossless(const TagRules& rules,
+                  const Elp& elp,
+                  uint32_t classes,
+                  uint32_t lossless,
+                  unsigned threads)
 {
     // explicit paths first: the counterexample is then a whole path
     VerifyResult res = VerifyPathsLossless(rules, elp, classes, lossless);
@@ -486,18 +566,18 @@ VerifyElpLossless(const TagRules& rules, const Elp& elp, uint32_t classes, uint3
         return UpDownWalks(rules, static_cast<uint32_t>(elp.upDownBounces), lossless).Run(classes);
     }
     // then every transition of the brute-force graph, with every tag it can carry
-    return VerifyHopGraphLossless(rules, elp.graph, classes, lossless);
+    return VerifyHopGraphLossless(rules, elp.graph, classes, lossless, threads);
 }
 
 VerifyResult
-Verify(const TagRules& rules, const Elp& elp, uint32_t classes)
+Verify(const TagRules& rules, const Elp& elp, uint32_t classes, unsigned threads)
 {
-    VerifyResult res = VerifyDeadlockFree(rules);
+    VerifyResult res = VerifyDeadlockFree(rules, 0, threads);
     if (!res.ok)
     {
         return res;
     }
-    return VerifyElpLossless(rules, elp, classes);
+    return VerifyElpLossless(rules, elp, classes, 0, threads);
 }
 
 } // namespace tagger

@@ -49,7 +49,7 @@ struct VerifyResult
  * a tag above `lossless` at a forwarding node is a violation too (the packet
  * would sit in a queue that does not exist), unless lossless is 0 (no limit).
  */
-VerifyResult VerifyDeadlockFree(const TagRules& rules, uint32_t lossless = 0);
+VerifyResult VerifyDeadlockFree(const TagRules& rules, uint32_t lossless = 0, unsigned threads = 1);
 
 /**
  * Check that every ELP path stays lossless: starting with each class's tag,
@@ -57,14 +57,22 @@ VerifyResult VerifyDeadlockFree(const TagRules& rules, uint32_t lossless = 0);
  * (0: no limit).  Uses the explicit paths when present (the counterexample is
  * then a path), and always the HopGraph (every transition reachable with a tag
  * must have a rule).
+ *
+ * Both checks go over the nodes on `threads` threads (0: one per hardware
+ * thread) where that pays; the verdict and its counterexample do not depend on
+ * the thread count.
  */
 VerifyResult VerifyElpLossless(const TagRules& rules,
                                const Elp& elp,
                                uint32_t classes = 1,
-                               uint32_t lossless = 0);
+                               uint32_t lossless = 0,
+                               unsigned threads = 1);
 
-/// Both checks; the first failure wins.
-VerifyResult Verify(const TagRules& rules, const Elp& elp, uint32_t classes = 1);
+/// Both checks (on `threads` threads, see VerifyElpLossless); the first failure wins.
+VerifyResult Verify(const TagRules& rules,
+                    const Elp& elp,
+                    uint32_t classes = 1,
+                    unsigned threads = 1);
 
 /// Format a tagged node as "T1 port 3 tag 2".
 std::string FormatTaggedNode(const Topology& topo, const TaggedNode& n);
