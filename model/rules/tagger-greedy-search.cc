@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 namespace ns3
@@ -53,14 +52,11 @@ PlanAttempts(const GreedySearchOptions& search)
     return plan;
 }
 
-/// Fill the TCAM counts of an attempt. \return its TCAM table (CompressTcam per node)
+/// Fill the TCAM counts of an attempt. \return its TCAM table (CompressTcamTable)
 TcamTable
 CountTcam(const TagRules& rules, unsigned threads, GreedyAttempt& a)
 {
-    TcamTable tcam(rules.GetTopology().GetNNodes());
-    ParallelFor(threads, tcam.size(), 16, [&](std::size_t n) {
-        tcam[n] = CompressTcam(rules, static_cast<NodeId>(n));
-    });
+    TcamTable tcam = CompressTcamTable(rules, threads);
     a.maxTcam = 0;
     a.sumTcam = 0;
     for (const auto& entries : tcam)
@@ -69,23 +65,6 @@ CountTcam(const TagRules& rules, unsigned threads, GreedyAttempt& a)
         a.sumTcam += entries.size();
     }
     return tcam;
-}
-
-/// Run work(0) .. work(count - 1), one thread each (inline for one).
-template <typename F>
-void
-RunParallel(uint32_t count, F& work)
-{
-    std::vector<std::thread> pool;
-    for (uint32_t k = 1; k < count; ++k)
-    {
-        pool.emplace_back(work, k);
-    }
-    work(0);
-    for (std::thread& t : pool)
-    {
-        t.join();
-    }
 }
 
 /// Ranking of attempts: fewer tags, then fewer TCAM entries at the fullest node, then in all.
@@ -141,7 +120,7 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
         std::vector<TcamTable> tcams(count);
         // one attempt alone in its round compresses on the threads, side by side on one each
         const unsigned tcamThreads = count == 1 ? threads : 1;
-        auto run = [&](uint32_t k) {
+        ParallelFor(count, count, 1, [&](std::size_t k) {
             TaggingOptions o = opt;
             o.order = attempts[k].order;
             o.shuffleSeed = attempts[k].seed;
@@ -151,8 +130,7 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
             {
                 tcams[k] = CountTcam(*rules[k], tcamThreads, attempts[k]);
             }
-        };
-        RunParallel(count, run);
+        });
         for (uint32_t k = 0; k < count; ++k)
         {
             const uint32_t i = first + k;

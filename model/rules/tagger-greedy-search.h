@@ -92,7 +92,7 @@ struct GreedySearchResult
     uint32_t planned{0};                 //!< attempts the budget allowed
     uint32_t possible{0};                //!< attempts the options asked for (3 + restarts)
     bool stoppedByTime{false};           //!< the wall-clock limit stopped the search early
-    /// the winner's CompressTcam per node id when the search counted TCAM entries (more than
+    /// the winner's CompressTcamTable when the search counted TCAM entries (more than
     /// one attempt planned), else empty
     TcamTable tcam;
 };
@@ -100,7 +100,7 @@ struct GreedySearchResult
 /**
  * Run the greedy merge (TagGreedy) with every order of GreedySearchOptions
  * within its budget and keep the rules with the fewest lossless tags, then
- * the fewest TCAM entries at the fullest node, then in total (CompressTcam);
+ * the fewest TCAM entries at the fullest node, then in total (CompressTcamTable);
  * on a full tie, the earlier attempt.  opt.order and opt.shuffleSeed are
  * ignored; opt's other fields apply to every attempt.  The first attempt is
  * LOCAL, so the result is never worse than the LOCAL order, nor than any

@@ -550,10 +550,9 @@ void
 OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
     const Topology& topo = *r.topology;
-    const bool compress = r.tcam.size() != topo.GetNNodes();
-    if (compress)
+    if (r.tcam.size() != topo.GetNNodes())
     {
-        r.tcam.assign(topo.GetNNodes(), {});
+        r.tcam = CompressTcamTable(r.rules, o.threads);
     }
     std::vector<uint32_t> rules(topo.GetNNodes(), 0);
     ParallelFor(o.threads, topo.GetNNodes(), 16, [&](std::size_t i) {
@@ -561,10 +560,6 @@ OutputStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
         if (!topo.IsForwarder(n))
         {
             return;
-        }
-        if (compress)
-        {
-            r.tcam[n] = CompressTcam(r.rules, n);
         }
         const std::string problem = CheckTcam(r.rules, n, r.tcam[n]);
         if (!problem.empty())

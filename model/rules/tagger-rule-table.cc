@@ -4,9 +4,10 @@
 
 #include "tagger-rule-table.h"
 
+#include "tagger-parallel.h"
+
 #include <algorithm>
 #include <stdexcept>
-#include <thread>
 
 namespace ns3
 {
@@ -201,30 +202,14 @@ ThoroughOnFullest(const TagRules& rules, TcamTable& table)
 } // namespace
 
 TcamTable
-CompressTcamTable(const TagRules& rules)
+CompressTcamTable(const TagRules& rules, unsigned threads)
 {
     const Topology& topo = rules.GetTopology();
     TcamTable table(topo.GetNNodes());
-    // nodes are independent: thread t compresses nodes t, t + threads, ...,
-    // so the table is the same for any thread count
-    const unsigned threads =
-        std::max(1u, std::min({std::thread::hardware_concurrency(), 4u, topo.GetNNodes() / 64}));
-    auto work = [&](unsigned t) {
-        for (NodeId n = t; n < topo.GetNNodes(); n += threads)
-        {
-            table[n] = CompressTcam(rules, n);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-    {
-        pool.emplace_back(work, t);
-    }
-    work(0);
-    for (std::thread& th : pool)
-    {
-        th.join();
-    }
+    // nodes are independent: the table is the same for any thread count
+    ParallelFor(threads, table.size(), 16, [&](std::size_t n) {
+        table[n] = CompressTcam(rules, static_cast<NodeId>(n));
+    });
     ThoroughOnFullest(rules, table);
     return table;
 }

@@ -147,14 +147,14 @@ constexpr uint32_t kThoroughNodes = 64;
 using TcamTable = std::vector<std::vector<TcamEntry>>;
 
 /**
- * CompressTcam for every node of the rules' topology, indexed by node id.
- * Nodes are compressed on up to 4 threads (one per core, for 64 nodes or
- * more); the table does not depend on the thread count.  Then the nodes with
- * the most entries are compressed again, thorough, as long as that lowers the
- * most entries on a node and at most kThoroughNodes nodes hold the most: a
- * node of the table can have fewer entries than CompressTcam(rules, node).
+ * CompressTcam for every node of the rules' topology, indexed by node id,
+ * on `threads` threads (0: one per hardware thread); the table does not
+ * depend on the thread count.  Then the nodes with the most entries are
+ * compressed again, thorough, as long as that lowers the most entries on a
+ * node and at most kThoroughNodes nodes hold the most: a node of the table
+ * can have fewer entries than CompressTcam(rules, node).
  */
-TcamTable CompressTcamTable(const TagRules& rules);
+TcamTable CompressTcamTable(const TagRules& rules, unsigned threads = 0);
 
 /// Evaluate a TCAM list for (tag, in, out): the first matching entry's new tag,
 /// kLossyTag when none matches.
