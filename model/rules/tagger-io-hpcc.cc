@@ -1,0 +1,641 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ *
+ * Topology and flow files of the HPCC family of ns-3 simulators (HPCC,
+ * ConWeave, ns3-datacenter): ReadHpccTopology, WriteHpccTopology,
+ * ReadHpccFlows, WriteHpccFlows, and the rate and time parsers they use.
+ */
+
+#include "tagger-io-hpcc.h"
+
+#include "tagger-io.h"
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <istream>
+#include <iterator>
+#include <locale>
+#include <ostream>
+#include <queue>
+#include <sstream>
+
+namespace ns3
+{
+namespace tagger
+{
+
+namespace
+{
+
+/// A unit suffix and its value in the base unit (bits/s or seconds).
+struct Unit
+{
+    const char* suffix;
+    double scale;
+};
+
+/// Rate units, longest suffix first where one ends another.
+const Unit kRateUnits[] = {{"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"kbps", 1e3}, {"bps", 1}};
+/// Time units, "s" last since it ends the others.
+const Unit kTimeUnits[] = {{"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"s", 1}};
+
+/**
+ * Parse a whole unsigned decimal number made of the characters in allowed
+ * (in the classic locale, whatever the global one).
+ * \return false when text is empty, has another character, or is not a finite number
+ */
+bool
+ParseReal(const std::string& text, const char* allowed, double& value)
+{
+    if (text.empty() || text.find_first_not_of(allowed) != std::string::npos)
+    {
+        return false;
+    }
+    std::istringstream is(text);
+    is.imbue(std::locale::classic());
+    is >> value;
+    return !is.fail() && is.peek() == std::char_traits<char>::eof() && std::isfinite(value);
+}
+
+/// Split text into number and unit (one of units, or none: scale 1) and parse the number.
+bool
+ParseWithUnit(const std::string& text,
+              const Unit* units,
+              size_t nUnits,
+              const char* allowed,
+              double& value)
+{
+    double scale = 1;
+    std::string number = text;
+    for (size_t i = 0; i < nUnits; ++i)
+    {
+        std::string suffix = units[i].suffix;
+        if (text.size() > suffix.size() &&
+            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
+        {
+            number = text.substr(0, text.size() - suffix.size());
+            scale = units[i].scale;
+            break;
+        }
+    }
+    if (!ParseReal(number, allowed, value))
+    {
+        return false;
+    }
+    value *= scale;
+    return true;
+}
+
+/// The shortest "%g" text of value that reads back (with ParseReal) as exactly value.
+std::string
+ShortestReal(double value)
+{
+    std::string text;
+    for (int precision = 1; precision <= 17; ++precision)
+    {
+        std::ostringstream os;
+        os.imbue(std::locale::classic());
+        os << std::setprecision(precision) << value;
+        text = os.str();
+        double back = 0;
+        if (ParseReal(text, "0123456789.eE+-", back) && back == value)
+        {
+            break;
+        }
+    }
+    return text;
+}
+
+/**
+ * The lines of a file, blank ones skipped, split into fields; throws
+ * TaggerError "source:line: ..." through Fail.
+ */
+class LineReader
+{
+  public:
+    LineReader(std::istream& in, const std::string& source)
+        : m_in(in),
+          m_source(source)
+    {
+    }
+
+    /// Read the next non-blank line into fields; false at the end of the input.
+    bool Next(std::vector<std::string>& fields)
+    {
+        std::string line;
+        bool tooLong = false;
+        while (GetLineBounded(m_in, line, kMaxLineBytes, tooLong))
+        {
+            ++m_lineNo;
+            if (tooLong)
+            {
+                Fail("line longer than the limit of " + std::to_string(kMaxLineBytes) +
+                     " bytes (kMaxLineBytes)");
+            }
+            std::istringstream words(line);
+            fields.clear();
+            for (std::string word; words >> word;)
+            {
+                fields.push_back(word);
+            }
+            if (!fields.empty())
+            {
+                return true;
+            }
+        }
+        if (m_in.bad())
+        {
+            throw TaggerError(m_source + ": read error after line " + std::to_string(m_lineNo));
+        }
+        return false;
+    }
+
+    /**
+     * Read the next non-blank line, which must exist; what names it in the
+     * error, placed on the line after the last one.
+     */
+    void Expect(std::vector<std::string>& fields, const std::string& what)
+    {
+        if (!Next(fields))
+        {
+            throw TaggerError(m_source + ":" + std::to_string(m_lineNo + 1) +
+                              ": the file ends before " + what);
+        }
+    }
+
+    /// Throw "source:line: message".
+    [[noreturn]] void Fail(const std::string& message) const
+    {
+        throw TaggerError(m_source + ":" + std::to_string(m_lineNo) + ": " + message);
+    }
+
+    /// Refuse a line whose field count is not n; names lists the fields expected.
+    void CheckCount(const std::vector<std::string>& fields,
+                    size_t n,
+                    const std::string& names) const
+    {
+        if (fields.size() != n)
+        {
+            Fail(std::string(fields.size() < n ? "missing fields" : "extra fields") + ": " +
+                 std::to_string(fields.size()) + " fields, expected " + std::to_string(n) + " (" +
+                 names + ")");
+        }
+    }
+
+    /// Parse field text as a whole number in [low, high]; what names it in the error.
+    uint64_t Unsigned(const std::string& text,
+                      const std::string& what,
+                      uint64_t low,
+                      uint64_t high) const
+    {
+        bool digits = !text.empty() && text.size() <= 19 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+        uint64_t value = digits ? std::stoull(text) : 0;
+        if (!digits || value < low || value > high)
+        {
+            std::string reason = text[0] == '-' ? "negative"
+                                 : digits       ? "out of range"
+                                                : "not a whole number";
+            Fail(what + " '" + text + "' is " + reason + ": expected a whole number in [" +
+                 std::to_string(low) + ", " + std::to_string(high) + "]");
+        }
+        return value;
+    }
+
+    /// Parse field text as a node id below nodes.
+    NodeId Node(const std::string& text, const std::string& what, uint64_t nodes) const
+    {
+        if (nodes == 0)
+        {
+            Fail(what + " '" + text + "': the file has no node");
+        }
+        return static_cast<NodeId>(Unsigned(text, what, 0, nodes - 1));
+    }
+
+  private:
+    std::istream& m_in;
+    const std::string& m_source;
+    uint64_t m_lineNo{0};
+};
+
+/// A link line of a topology file, before ports are numbered.
+struct RawLink
+{
+    NodeId a;
+    NodeId b;
+    HpccLink params;
+};
+
+/// Read the first two lines: counts and switch ids; marks isSwitch.
+void
+ReadHpccHeader(LineReader& lines,
+               HpccTopology& result,
+               uint64_t& nLinks,
+               std::vector<bool>& isSwitch)
+{
+    std::vector<std::string> f;
+    lines.Expect(f, "the first line (N S L: node, switch and link counts)");
+    if (f.size() < 3 || f.size() > 4)
+    {
+        lines.Fail("the first line must be 'N S L' or 'N S L T' (node, switch, link counts, "
+                   "optional ToR count); it has " +
+                   std::to_string(f.size()) + " fields");
+    }
+    uint64_t nNodes = lines.Unsigned(f[0], "node count", 1, kMaxFileNodes);
+    uint64_t nSwitches = lines.Unsigned(f[1], "switch count", 0, nNodes);
+    nLinks = lines.Unsigned(f[2], "link count", 0, kMaxFileTotalPorts / 2);
+    if (f.size() == 4)
+    {
+        result.torCount = static_cast<uint32_t>(lines.Unsigned(f[3], "ToR count", 0, nNodes));
+    }
+    isSwitch.assign(nNodes, false);
+    if (nSwitches == 0)
+    {
+        return;
+    }
+    lines.Expect(f, "the line of switch ids");
+    if (f.size() != nSwitches)
+    {
+        lines.Fail("switch count mismatch: " + std::to_string(f.size()) +
+                   " switch ids, the first line says " + std::to_string(nSwitches));
+    }
+    for (const auto& text : f)
+    {
+        NodeId id = lines.Node(text, "switch id", nNodes);
+        if (isSwitch[id])
+        {
+            lines.Fail("duplicate switch id " + text);
+        }
+        isSwitch[id] = true;
+    }
+}
+
+/// Read the link lines (exactly nLinks of them, then nothing else).
+std::vector<RawLink>
+ReadHpccLinks(LineReader& lines, uint64_t nNodes, uint64_t nLinks)
+{
+    std::vector<RawLink> raw;
+    std::vector<std::string> f;
+    const std::string names = "src dst rate delay error_rate";
+    while (raw.size() < nLinks)
+    {
+        lines.Expect(f,
+                     "link " + std::to_string(raw.size() + 1) + " of the " +
+                         std::to_string(nLinks) +
+                         " the first line announces (link count mismatch)");
+        lines.CheckCount(f, 5, names);
+        RawLink link;
+        link.a = lines.Node(f[0], "src", nNodes);
+        link.b = lines.Node(f[1], "dst", nNodes);
+        if (link.a == link.b)
+        {
+            lines.Fail("self link: node " + f[0] + " is linked to itself");
+        }
+        std::string err = ParseHpccRate(f[2], link.params.rateBps);
+        if (err.empty())
+        {
+            err = ParseHpccTime(f[3], link.params.delaySeconds);
+        }
+        double& loss = link.params.errorRate;
+        if (err.empty() && (!ParseReal(f[4], "0123456789.eE+-", loss) || loss < 0 || loss > 1))
+        {
+            err = "error rate '" + f[4] + "' is not a probability (a number in [0, 1])";
+        }
+        if (!err.empty())
+        {
+            lines.Fail(err);
+        }
+        raw.push_back(link);
+    }
+    if (lines.Next(f))
+    {
+        lines.Fail("link count mismatch: more link lines than the " + std::to_string(nLinks) +
+                   " the first line announces");
+    }
+    return raw;
+}
+
+/// Check the values of one link to be written; i is its index.
+void
+CheckHpccLink(const HpccLink& link, size_t i)
+{
+    if (link.rateBps == 0 || link.rateBps > kMaxHpccRateBps ||
+        !(link.delaySeconds >= 0 && link.delaySeconds <= kMaxHpccSeconds) ||
+        !(link.errorRate >= 0 && link.errorRate <= 1))
+    {
+        throw TaggerError("HPCC topology output: link " + std::to_string(i) +
+                          " has a rate of 0, a delay outside [0, kMaxHpccSeconds] or an error "
+                          "rate outside [0, 1]");
+    }
+}
+
+/**
+ * The links of topo in an order where the ports of every node come in
+ * increasing order (Kahn's algorithm, lowest link index first).
+ */
+std::vector<size_t>
+PortOrderedLinks(const Topology& topo)
+{
+    const auto& links = topo.GetLinks();
+    std::vector<size_t> linkAt(topo.GetNPorts(), links.size());
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        linkAt[topo.GetPortIndex(links[i].a.node, links[i].a.port)] = i;
+        linkAt[topo.GetPortIndex(links[i].b.node, links[i].b.port)] = i;
+    }
+    for (PortIndex p = 0; p < topo.GetNPorts(); ++p)
+    {
+        if (linkAt[p] == links.size())
+        {
+            PortRef ref = topo.GetPortRef(p);
+            throw TaggerError("HPCC topology output: port " + std::to_string(ref.port) +
+                              " of node " + topo.GetNode(ref.node).name +
+                              " is not connected (the format numbers ports by their links)");
+        }
+    }
+    // A link must wait for the link on the port below each of its two ends.
+    std::vector<uint32_t> waits(links.size(), 0);
+    for (const auto& l : links)
+    {
+        for (const PortRef& end : {l.a, l.b})
+        {
+            if (end.port + 1 < topo.GetNode(end.node).ports)
+            {
+                ++waits[linkAt[topo.GetPortIndex(end.node, end.port + 1)]];
+            }
+        }
+    }
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        if (waits[i] == 0)
+        {
+            ready.push(i);
+        }
+    }
+    std::vector<size_t> order;
+    while (!ready.empty())
+    {
+        size_t i = ready.top();
+        ready.pop();
+        order.push_back(i);
+        for (const PortRef& end : {links[i].a, links[i].b})
+        {
+            if (end.port + 1 < topo.GetNode(end.node).ports &&
+                --waits[linkAt[topo.GetPortIndex(end.node, end.port + 1)]] == 0)
+            {
+                ready.push(linkAt[topo.GetPortIndex(end.node, end.port + 1)]);
+            }
+        }
+    }
+    if (order.size() != links.size())
+    {
+        throw TaggerError("HPCC topology output: no link order numbers every node's ports as "
+                          "the topology does (the format numbers ports by link order)");
+    }
+    return order;
+}
+
+/// Open filename for reading; throws TaggerError naming what (topology, flow) when it cannot.
+std::ifstream
+OpenInput(const std::string& filename, const std::string& what)
+{
+    std::ifstream in(filename);
+    if (!in)
+    {
+        throw TaggerError("cannot open " + what + " file '" + filename + "'");
+    }
+    return in;
+}
+
+} // namespace
+
+std::string
+ParseHpccRate(const std::string& text, uint64_t& bitsPerSecond)
+{
+    double value = 0;
+    if (!ParseWithUnit(text, kRateUnits, std::size(kRateUnits), "0123456789.", value))
+    {
+        return "rate '" + text + "' is not a number followed by bps, Kbps, Mbps or Gbps";
+    }
+    double rounded = std::round(value);
+    if (rounded < 1 || rounded > static_cast<double>(kMaxHpccRateBps))
+    {
+        return "rate '" + text + "' is out of range (1 bps to 2^53 bps, kMaxHpccRateBps)";
+    }
+    bitsPerSecond = static_cast<uint64_t>(rounded);
+    return "";
+}
+
+std::string
+ParseHpccTime(const std::string& text, double& seconds)
+{
+    double value = 0;
+    if (!ParseWithUnit(text, kTimeUnits, std::size(kTimeUnits), "0123456789.eE+-", value) ||
+        text[0] == '-' || text[0] == '+')
+    {
+        return "time '" + text + "' is not a number followed by s, ms, us or ns" +
+               (text[0] == '-' ? " (negative)" : "");
+    }
+    if (value > kMaxHpccSeconds)
+    {
+        return "time '" + text + "' is out of range (0 to 1e9 s, kMaxHpccSeconds)";
+    }
+    seconds = value;
+    return "";
+}
+
+std::string
+FormatHpccRate(uint64_t bitsPerSecond)
+{
+    for (const Unit& unit : kRateUnits)
+    {
+        auto scale = static_cast<uint64_t>(unit.scale);
+        if (bitsPerSecond % scale == 0)
+        {
+            return std::to_string(bitsPerSecond / scale) + unit.suffix;
+        }
+    }
+    return std::to_string(bitsPerSecond) + "bps"; // not reached: scale 1 divides all
+}
+
+std::string
+FormatHpccTime(double seconds)
+{
+    std::string best;
+    for (const Unit& unit : kTimeUnits)
+    {
+        std::string text = ShortestReal(seconds / unit.scale) + unit.suffix;
+        double back = -1;
+        if (ParseHpccTime(text, back).empty() && back == seconds &&
+            (best.empty() || text.size() < best.size()))
+        {
+            best = text;
+        }
+    }
+    return best.empty() ? ShortestReal(seconds) + "s" : best;
+}
+
+HpccTopology
+ReadHpccTopology(std::istream& in, const std::string& source)
+{
+    LineReader lines(in, source);
+    HpccTopology result;
+    uint64_t nLinks = 0;
+    std::vector<bool> isSwitch;
+    ReadHpccHeader(lines, result, nLinks, isSwitch);
+    std::vector<RawLink> raw = ReadHpccLinks(lines, isSwitch.size(), nLinks);
+    std::vector<uint32_t> ports(isSwitch.size(), 0);
+    for (const auto& l : raw)
+    {
+        ++ports[l.a];
+        ++ports[l.b];
+    }
+    for (size_t n = 0; n < isSwitch.size(); ++n)
+    {
+        if (ports[n] > kMaxFilePorts)
+        {
+            throw TaggerError(source + ": node " + std::to_string(n) + " has " +
+                              std::to_string(ports[n]) + " links, over the limit of " +
+                              std::to_string(kMaxFilePorts) + " ports (kMaxFilePorts)");
+        }
+        result.topo.AddNode((isSwitch[n] ? "S" : "H") + std::to_string(n),
+                            isSwitch[n] ? NodeKind::SWITCH : NodeKind::HOST,
+                            ports[n]);
+    }
+    std::vector<uint32_t> nextPort(isSwitch.size(), 0);
+    result.links.reserve(raw.size());
+    for (const auto& l : raw)
+    {
+        result.topo.AddLink(l.a, nextPort[l.a]++, l.b, nextPort[l.b]++);
+        result.links.push_back(l.params);
+    }
+    return result;
+}
+
+HpccTopology
+ReadHpccTopologyFile(const std::string& filename)
+{
+    std::ifstream in = OpenInput(filename, "HPCC topology");
+    return ReadHpccTopology(in, filename);
+}
+
+void
+WriteHpccTopology(const Topology& topo,
+                  const std::vector<HpccLink>& links,
+                  std::ostream& out,
+                  std::optional<uint32_t> torCount)
+{
+    if (links.size() != topo.GetLinks().size())
+    {
+        throw TaggerError("HPCC topology output: " + std::to_string(links.size()) +
+                          " link properties for " + std::to_string(topo.GetLinks().size()) +
+                          " links");
+    }
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        CheckHpccLink(links[i], i);
+    }
+    std::vector<size_t> order = PortOrderedLinks(topo);
+    std::vector<NodeId> switches = topo.GetSwitches();
+    out << topo.GetNNodes() << ' ' << switches.size() << ' ' << links.size();
+    if (torCount)
+    {
+        out << ' ' << *torCount;
+    }
+    out << '\n';
+    for (size_t i = 0; i < switches.size(); ++i)
+    {
+        out << (i == 0 ? "" : " ") << switches[i];
+    }
+    out << '\n';
+    for (size_t i : order)
+    {
+        const TopoLink& l = topo.GetLinks()[i];
+        out << l.a.node << ' ' << l.b.node << ' ' << FormatHpccRate(links[i].rateBps) << ' '
+            << FormatHpccTime(links[i].delaySeconds) << ' ' << ShortestReal(links[i].errorRate)
+            << '\n';
+    }
+}
+
+std::vector<HpccFlow>
+ReadHpccFlows(std::istream& in, const std::string& source, const Topology& topo)
+{
+    LineReader lines(in, source);
+    std::vector<std::string> f;
+    lines.Expect(f, "the first line (F: the flow count)");
+    lines.CheckCount(f, 1, "the flow count");
+    uint64_t count = lines.Unsigned(f[0], "flow count", 0, uint64_t(1) << 40);
+    std::vector<HpccFlow> flows;
+    while (flows.size() < count)
+    {
+        lines.Expect(f,
+                     "flow " + std::to_string(flows.size() + 1) + " of the " +
+                         std::to_string(count) + " the first line announces (flow count mismatch)");
+        lines.CheckCount(f, 6, "src dst priority dport size start_time");
+        HpccFlow flow;
+        flow.src = lines.Node(f[0], "src", topo.GetNNodes());
+        flow.dst = lines.Node(f[1], "dst", topo.GetNNodes());
+        for (NodeId n : {flow.src, flow.dst})
+        {
+            if (!topo.IsHost(n))
+            {
+                lines.Fail("node " + std::to_string(n) + " is a switch: flows run between hosts");
+            }
+        }
+        if (flow.src == flow.dst)
+        {
+            lines.Fail("src and dst are the same host " + f[0]);
+        }
+        flow.priority =
+            static_cast<uint32_t>(lines.Unsigned(f[2], "priority", 0, kMaxHpccPriority));
+        flow.dport = static_cast<uint32_t>(lines.Unsigned(f[3], "dport", 0, 65535));
+        flow.sizeBytes = lines.Unsigned(f[4], "size", 1, kMaxHpccFlowBytes);
+        double& start = flow.startSeconds;
+        if (!ParseReal(f[5], "0123456789.eE+-", start) || start < 0 || start > kMaxHpccSeconds)
+        {
+            lines.Fail("start_time '" + f[5] + "' is not a number of seconds in [0, 1e9]" +
+                       (f[5][0] == '-' ? " (negative)" : ""));
+        }
+        flows.push_back(flow);
+    }
+    if (lines.Next(f))
+    {
+        lines.Fail("flow count mismatch: more flow lines than the " + std::to_string(count) +
+                   " the first line announces");
+    }
+    return flows;
+}
+
+std::vector<HpccFlow>
+ReadHpccFlowFile(const std::string& filename, const Topology& topo)
+{
+    std::ifstream in = OpenInput(filename, "HPCC flow");
+    return ReadHpccFlows(in, filename, topo);
+}
+
+void
+WriteHpccFlows(const std::vector<HpccFlow>& flows, std::ostream& out)
+{
+    out << flows.size() << '\n';
+    for (size_t i = 0; i < flows.size(); ++i)
+    {
+        const HpccFlow& f = flows[i];
+        if (f.priority > kMaxHpccPriority || f.dport > 65535 || f.sizeBytes == 0 ||
+            f.sizeBytes > kMaxHpccFlowBytes ||
+            !(f.startSeconds >= 0 && f.startSeconds <= kMaxHpccSeconds))
+        {
+            throw TaggerError("HPCC flow output: flow " + std::to_string(i) +
+                              " has a priority, dport, size or start time out of range");
+        }
+        out << f.src << ' ' << f.dst << ' ' << f.priority << ' ' << f.dport << ' ' << f.sizeBytes
+            << ' ' << ShortestReal(f.startSeconds) << '\n';
+    }
+}
+
+} // namespace tagger
+} // namespace ns3

@@ -1,0 +1,146 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger algorithm library: plain C++17, no ns-3 header.
+ */
+
+#ifndef TAGGER_IO_HPCC_H
+#define TAGGER_IO_HPCC_H
+
+#include "tagger-topology.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace tagger
+{
+
+/**
+ * Largest time (a link delay or a flow start) read from an HPCC-family file,
+ * in seconds: an ns-3 Time of nanosecond resolution holds about 9.2e9 s.
+ */
+constexpr double kMaxHpccSeconds = 1e9;
+/**
+ * Largest data rate of a topology file, in bits/s (2^53, about 9e15): every
+ * rate up to it reads back exactly from the text FormatHpccRate writes.
+ */
+constexpr uint64_t kMaxHpccRateBps = uint64_t(1) << 53;
+/// Highest flow priority (priority group) of a flow file: PFC has eight priorities.
+constexpr uint32_t kMaxHpccPriority = 7;
+/// Largest flow size of a flow file, in bytes (2^62).
+constexpr uint64_t kMaxHpccFlowBytes = uint64_t(1) << 62;
+
+/// The physical properties of one link of an HPCC-family topology file.
+struct HpccLink
+{
+    uint64_t rateBps{0};    //!< data rate, bits/s (1..kMaxHpccRateBps)
+    double delaySeconds{0}; //!< propagation delay, seconds (0..kMaxHpccSeconds)
+    double errorRate{0};    //!< probability that a packet is lost on the link (0..1)
+};
+
+/**
+ * An HPCC-family topology file read: file node i is topo node i, named
+ * "S<i>" for a switch and "H<i>" for a host (layer -1, no relay); the ports of
+ * a node are numbered 0, 1, ... in the order its links appear in the file.
+ */
+struct HpccTopology
+{
+    Topology topo;                    //!< hosts and switches
+    std::vector<HpccLink> links;      //!< per link, in topo.GetLinks() order (= file order)
+    std::optional<uint32_t> torCount; //!< the optional 4th number of the first line
+};
+
+/// One flow of an HPCC-family flow file.
+struct HpccFlow
+{
+    NodeId src{kNone};      //!< sending host (file node id = topology node id)
+    NodeId dst{kNone};      //!< receiving host
+    uint32_t priority{0};   //!< priority group, 0..kMaxHpccPriority
+    uint32_t dport{0};      //!< destination port, 0..65535
+    uint64_t sizeBytes{0};  //!< bytes to send, 1..kMaxHpccFlowBytes
+    double startSeconds{0}; //!< start time, seconds (0..kMaxHpccSeconds)
+};
+
+/**
+ * Parse a data rate as ns-3 writes it: a decimal number (digits and at most
+ * one '.', no sign, no exponent) followed by bps, Kbps (or kbps), Mbps or
+ * Gbps; a number alone is bits/s.  The result is rounded to whole bits/s
+ * and must be in [1, kMaxHpccRateBps].
+ * \param text the rate, e.g. "100Gbps"
+ * \param bitsPerSecond set to the rate on success
+ * \return "" on success, else why the text is refused (to be prefixed with the place)
+ */
+std::string ParseHpccRate(const std::string& text, uint64_t& bitsPerSecond);
+
+/**
+ * Parse a duration as ns-3 writes a Time: a decimal number (an exponent is
+ * allowed, no sign) followed by s, ms, us or ns; a number alone is seconds.
+ * \param text the duration, e.g. "0.001ms"
+ * \param seconds set to the duration on success (0..kMaxHpccSeconds)
+ * \return "" on success, else why the text is refused
+ */
+std::string ParseHpccTime(const std::string& text, double& seconds);
+
+/// The shortest text of ParseHpccRate's form for a rate (e.g. "40Gbps").
+std::string FormatHpccRate(uint64_t bitsPerSecond);
+
+/// The shortest text of ParseHpccTime's form that ParseHpccTime reads back as exactly seconds.
+std::string FormatHpccTime(double seconds);
+
+/**
+ * Read an HPCC-family topology file (HPCC, ConWeave, ns3-datacenter):
+ * "N S L" or "N S L T" (T, a ToR count, is kept and not checked), a line of
+ * the S switch ids (absent when S is 0), then L lines "src dst rate delay
+ * error_rate".  Blank lines are skipped; a line with a field more or less is
+ * refused.  Parallel links are kept; nodes without links get no port.
+ * Throws TaggerError "source:line: what is wrong" (one message, the first
+ * fault): missing or extra fields, a number that is not one or is out of
+ * range, a node id >= N, a switch count or link count that does not match,
+ * a repeated switch id, a self link, a line over kMaxLineBytes.
+ */
+HpccTopology ReadHpccTopology(std::istream& in, const std::string& source);
+
+/// ReadHpccTopology of a file; throws TaggerError when it cannot be opened.
+HpccTopology ReadHpccTopologyFile(const std::string& filename);
+
+/**
+ * Write a topology in the format ReadHpccTopology reads, node ids as ids
+ * (names, layers and relay flags are not written).  Links are written in an
+ * order where every node's ports come in increasing order (the topology's
+ * link order when it has that property), so that reading the output gives
+ * the same nodes, ports and links; links[i] belongs to topo.GetLinks()[i]
+ * and is written with its link.  Throws TaggerError when links has the wrong
+ * size or a bad value, a port is not connected, or no such order exists
+ * (e.g. two parallel links on ports 0, 1 of one end and 1, 0 of the other).
+ */
+void WriteHpccTopology(const Topology& topo,
+                       const std::vector<HpccLink>& links,
+                       std::ostream& out,
+                       std::optional<uint32_t> torCount = std::nullopt);
+
+/**
+ * Read an HPCC-family flow file: the flow count F, then F lines "src dst
+ * priority dport size start_time" (size in bytes, start_time in seconds, a
+ * plain decimal number).  Flows keep the file order (it need not be sorted
+ * by start time).  src and dst must be distinct hosts of topo.  Throws
+ * TaggerError "source:line: what is wrong", like ReadHpccTopology.
+ */
+std::vector<HpccFlow> ReadHpccFlows(std::istream& in,
+                                    const std::string& source,
+                                    const Topology& topo);
+
+/// ReadHpccFlows of a file; throws TaggerError when it cannot be opened.
+std::vector<HpccFlow> ReadHpccFlowFile(const std::string& filename, const Topology& topo);
+
+/// Write flows in the format ReadHpccFlows reads; throws TaggerError for a value out of range.
+void WriteHpccFlows(const std::vector<HpccFlow>& flows, std::ostream& out);
+
+} // namespace tagger
+} // namespace ns3
+
+#endif /* TAGGER_IO_HPCC_H */
