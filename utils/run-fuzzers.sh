@@ -23,7 +23,7 @@ root=$PWD
 build=$root/build-fuzz
 runs=${FUZZ_RUNS:-20000}
 seconds=${FUZZ_SECONDS:-45}
-all=(topology-json topology-file rules-json elp flow-size-cdf flow-file)
+all=(topology-json topology-file rules-json elp flow-size-cdf flow-file hpcc)
 if [ "$#" -gt 0 ]; then
     targets=("$@")
 else

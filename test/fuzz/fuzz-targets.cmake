@@ -36,7 +36,7 @@ target_include_directories(
 target_link_libraries(tagger-fuzz-workload PUBLIC ns3::libcore ns3::libnetwork tagger-rulelib)
 
 set(tagger_fuzz_topology "${CMAKE_CURRENT_SOURCE_DIR}/data/triangle.json")
-foreach(parser topology-json topology-file rules-json elp flow-size-cdf flow-file)
+foreach(parser topology-json topology-file rules-json elp flow-size-cdf flow-file hpcc)
   add_executable(${parser}-fuzz test/fuzz/${parser}-fuzz.cc)
   target_link_options(${parser}-fuzz PRIVATE -fsanitize=fuzzer)
   target_compile_options(${parser}-fuzz PRIVATE -Wall)
