@@ -334,11 +334,11 @@ CheckHpccLink(const HpccLink& link, size_t i)
 }
 
 /**
- * The links of topo in an order where the ports of every node come in
- * increasing order (Kahn's algorithm, lowest link index first).
+ * The link index at every port of topo (by PortIndex); throws TaggerError for
+ * an unconnected port, which the format cannot express.
  */
 std::vector<size_t>
-PortOrderedLinks(const Topology& topo)
+LinkAtPort(const Topology& topo)
 {
     const auto& links = topo.GetLinks();
     std::vector<size_t> linkAt(topo.GetNPorts(), links.size());
@@ -357,6 +357,18 @@ PortOrderedLinks(const Topology& topo)
                               " is not connected (the format numbers ports by their links)");
         }
     }
+    return linkAt;
+}
+
+/**
+ * The links of topo in an order where the ports of every node come in
+ * increasing order (Kahn's algorithm, lowest link index first).
+ */
+std::vector<size_t>
+PortOrderedLinks(const Topology& topo)
+{
+    const auto& links = topo.GetLinks();
+    const std::vector<size_t> linkAt = LinkAtPort(topo);
     // A link must wait for the link on the port below each of its two ends.
     std::vector<uint32_t> waits(links.size(), 0);
     for (const auto& l : links)
@@ -569,7 +581,7 @@ ReadHpccFlows(std::istream& in, const std::string& source, const Topology& topo)
     std::vector<std::string> f;
     lines.Expect(f, "the first line (F: the flow count)");
     lines.CheckCount(f, 1, "the flow count");
-    uint64_t count = lines.Unsigned(f[0], "flow count", 0, uint64_t(1) << 40);
+    uint64_t count = lines.Unsigned(f[0], "flow count", 0, kMaxHpccFlows);
     std::vector<HpccFlow> flows;
     while (flows.size() < count)
     {

@@ -32,8 +32,10 @@ constexpr double kMaxHpccSeconds = 1e9;
 constexpr uint64_t kMaxHpccRateBps = uint64_t(1) << 53;
 /// Highest flow priority (priority group) of a flow file: PFC has eight priorities.
 constexpr uint32_t kMaxHpccPriority = 7;
-/// Largest flow size of a flow file, in bytes (2^62).
-constexpr uint64_t kMaxHpccFlowBytes = uint64_t(1) << 62;
+/// Largest flow size of a flow file, in bytes (2^53, as the module's own flow files).
+constexpr uint64_t kMaxHpccFlowBytes = uint64_t(1) << 53;
+/// Most flows a flow file may announce (2^24, as the module's own flow files).
+constexpr uint64_t kMaxHpccFlows = uint64_t(1) << 24;
 
 /// The physical properties of one link of an HPCC-family topology file.
 struct HpccLink
@@ -127,7 +129,8 @@ void WriteHpccTopology(const Topology& topo,
  * Read an HPCC-family flow file: the flow count F, then F lines "src dst
  * priority dport size start_time" (size in bytes, start_time in seconds, a
  * plain decimal number).  Flows keep the file order (it need not be sorted
- * by start time).  src and dst must be distinct hosts of topo.  Throws
+ * by start time).  src and dst must be distinct hosts of topo; F is at
+ * most kMaxHpccFlows.  Throws
  * TaggerError "source:line: what is wrong", like ReadHpccTopology.
  */
 std::vector<HpccFlow> ReadHpccFlows(std::istream& in,
