@@ -167,6 +167,12 @@ class LineReader
         }
     }
 
+    /// \return the number of the last line read (1 for the first line of the input)
+    uint64_t GetLineNo() const
+    {
+        return m_lineNo;
+    }
+
     /// Throw "source:line: message".
     [[noreturn]] void Fail(const std::string& message) const
     {
@@ -230,8 +236,11 @@ struct RawLink
     HpccLink params;
 };
 
-/// Read the first two lines: counts and switch ids; marks isSwitch.
-void
+/**
+ * Read the first two lines: counts and switch ids; marks isSwitch.
+ * \return the line number of the first line (the counts)
+ */
+uint64_t
 ReadHpccHeader(LineReader& lines,
                HpccTopology& result,
                uint64_t& nLinks,
@@ -239,6 +248,7 @@ ReadHpccHeader(LineReader& lines,
 {
     std::vector<std::string> f;
     lines.Expect(f, "the first line (N S L: node, switch and link counts)");
+    const uint64_t countsLine = lines.GetLineNo();
     if (f.size() < 3 || f.size() > 4)
     {
         lines.Fail("the first line must be 'N S L' or 'N S L T' (node, switch, link counts, "
@@ -255,7 +265,7 @@ ReadHpccHeader(LineReader& lines,
     isSwitch.assign(nNodes, false);
     if (nSwitches == 0)
     {
-        return;
+        return countsLine;
     }
     lines.Expect(f, "the line of switch ids");
     if (f.size() != nSwitches)
@@ -272,6 +282,7 @@ ReadHpccHeader(LineReader& lines,
         }
         isSwitch[id] = true;
     }
+    return countsLine;
 }
 
 /// Read the link lines (exactly nLinks of them, then nothing else).
@@ -499,7 +510,7 @@ ReadHpccTopology(std::istream& in, const std::string& source)
     HpccTopology result;
     uint64_t nLinks = 0;
     std::vector<bool> isSwitch;
-    ReadHpccHeader(lines, result, nLinks, isSwitch);
+    const uint64_t countsLine = ReadHpccHeader(lines, result, nLinks, isSwitch);
     std::vector<RawLink> raw = ReadHpccLinks(lines, isSwitch.size(), nLinks);
     std::vector<uint32_t> ports(isSwitch.size(), 0);
     for (const auto& l : raw)
@@ -509,6 +520,14 @@ ReadHpccTopology(std::istream& in, const std::string& source)
     }
     for (size_t n = 0; n < isSwitch.size(); ++n)
     {
+        if (ports[n] == 0)
+        {
+            // Refused so that a short file cannot ask for millions of nodes.
+            throw TaggerError(source + ":" + std::to_string(countsLine) + ": node " +
+                              std::to_string(n) + " has no link: the node count " +
+                              std::to_string(isSwitch.size()) +
+                              " counts nodes that no link line names");
+        }
         if (ports[n] > kMaxFilePorts)
         {
             throw TaggerError(source + ": node " + std::to_string(n) + " has " +

@@ -96,14 +96,17 @@ std::string FormatHpccTime(double seconds);
 
 /**
  * Read an HPCC-family topology file (HPCC, ConWeave, ns3-datacenter):
- * "N S L" or "N S L T" (T, a ToR count, is kept and not checked), a line of
+ * "N S L" or "N S L T" (T, a ToR count, is kept, checked only to be at
+ * most N), a line of
  * the S switch ids (absent when S is 0), then L lines "src dst rate delay
  * error_rate".  Blank lines are skipped; a line with a field more or less is
- * refused.  Parallel links are kept; nodes without links get no port.
+ * refused.  Parallel links are kept.  Every node must have a link (so that a
+ * short file cannot ask for millions of nodes).
  * Throws TaggerError "source:line: what is wrong" (one message, the first
  * fault): missing or extra fields, a number that is not one or is out of
  * range, a node id >= N, a switch count or link count that does not match,
- * a repeated switch id, a self link, a line over kMaxLineBytes.
+ * a repeated switch id, a self link, a node without a link (placed on the
+ * first line), a line over kMaxLineBytes.
  */
 HpccTopology ReadHpccTopology(std::istream& in, const std::string& source);
 

@@ -154,15 +154,14 @@ TEST(HpccTopologyTest, TorCountAndNoSwitches)
     WriteHpccTopology(h.topo, h.links, out, h.torCount);
     EXPECT_EQ(out.str(), "3 1 2 1\n2\n0 2 1Gbps 1ms 0\n1 2 1Gbps 1ms 0\n");
 
-    // No switch: no switch line (an empty one is skipped); a node without link has no port.
-    for (const char* text : {"3 0 1\n0 1 1Gbps 1ms 0\n", "3 0 1\n\n0 1 1Gbps 1ms 0\n"})
+    // No switch: no switch line (an empty one is skipped).
+    for (const char* text : {"2 0 1\n0 1 1Gbps 1ms 0\n", "2 0 1\n\n0 1 1Gbps 1ms 0\n"})
     {
         HpccTopology hosts = ReadTopoText(text);
-        EXPECT_EQ(hosts.topo.GetHosts().size(), 3u);
-        EXPECT_EQ(hosts.topo.GetNode(2).ports, 0u);
+        EXPECT_EQ(hosts.topo.GetHosts().size(), 2u);
         std::ostringstream again;
         WriteHpccTopology(hosts.topo, hosts.links, again);
-        EXPECT_EQ(again.str(), "3 0 1\n\n0 1 1Gbps 1ms 0\n");
+        EXPECT_EQ(again.str(), "2 0 1\n\n0 1 1Gbps 1ms 0\n");
     }
 }
 
@@ -291,6 +290,8 @@ TEST(HpccTopologyTest, BadLinesNamed)
         {"3 1 1\n2\n0 2 1Gbps 1ms\n", "topo.txt:3: missing fields: 4 fields, expected 5"},
         {"3 1 1\n2\n0 2 1Gbps 1ms 0 7\n", "topo.txt:3: extra fields: 6 fields, expected 5"},
         {"3 1 1\n2\n0 5 1Gbps 1ms 0\n", "topo.txt:3: dst '5' is out of range"},
+        {"\n3 1 1\n2\n0 2 1Gbps 1ms 0\n", "topo.txt:2: node 1 has no link: the node count 3"},
+        {"16777216 0 0\n", "topo.txt:1: node 0 has no link"},
         {"3 1 1\n2\n1.5 2 1Gbps 1ms 0\n", "topo.txt:3: src '1.5' is not a whole number"},
         {"3 1 1\n2\n2 2 1Gbps 1ms 0\n", "topo.txt:3: self link: node 2"},
         {"3 1 1\n2\n0 2 fast 1ms 0\n", "topo.txt:3: rate 'fast' is not a number"},
