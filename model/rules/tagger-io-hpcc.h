@@ -97,9 +97,8 @@ std::string FormatHpccTime(double seconds);
 /**
  * Read an HPCC-family topology file (HPCC, ConWeave, ns3-datacenter):
  * "N S L" or "N S L T" (T, a ToR count, is kept, checked only to be at
- * most N), a line of
- * the S switch ids (absent when S is 0), then L lines "src dst rate delay
- * error_rate".  Blank lines are skipped; a line with a field more or less is
+ * most N), a line of the S switch ids (absent when S is 0), then L lines
+ * "src dst rate delay error_rate".  Blank lines are skipped; a line with a field more or less is
  * refused.  Parallel links are kept.  Every node must have a link (so that a
  * short file cannot ask for millions of nodes).
  * Throws TaggerError "source:line: what is wrong" (one message, the first
