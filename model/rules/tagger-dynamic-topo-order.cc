@@ -17,7 +17,8 @@ namespace
 {
 
 /// Label distance between neighbours in a fresh order: 2^32 leaves room for 32
-/// halvings of a gap before any relabelling, for up to 2^31 nodes.
+/// halvings of a gap before any relabelling (less above 2^32 - 1 nodes, where
+/// the labels of the whole list are spread over 2^64 instead).
 constexpr uint64_t kSpacing = uint64_t{1} << 32;
 
 } // namespace
@@ -283,7 +284,6 @@ DynamicTopoOrder::Move(uint32_t v)
     {
         Unlink(n);
     }
-    m_moved += m_slots.size();
     LinkAfter(anchor);
 }
 
@@ -327,7 +327,8 @@ DynamicTopoOrder::Relabel(uint32_t lo, uint32_t hi, uint64_t count)
         const uint64_t to = b == kNil ? UINT64_MAX : m_label[b];
         return to - from;
     };
-    const uint64_t spacing = (lo == kNil && hi == kNil) ? kSpacing : 0;
+    const uint64_t spacing =
+        (lo == kNil && hi == kNil) ? std::min(kSpacing, UINT64_MAX / (count + 1)) : 0;
     while (spacing == 0 && span(lo, hi) / (count + 1) <= count)
     {
         if (lo == kNil && hi == kNil)

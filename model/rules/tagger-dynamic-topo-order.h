@@ -113,12 +113,6 @@ class DynamicTopoOrder
         return m_visited;
     }
 
-    /// Statistics: nodes moved in the order so far (incremental mode).
-    uint64_t GetMoved() const
-    {
-        return m_moved;
-    }
-
     /// Statistics: labels rewritten to make room in a full gap (incremental mode).
     uint64_t GetRelabelled() const
     {
@@ -173,7 +167,6 @@ class DynamicTopoOrder
     uint64_t m_nEdges{0};
     uint64_t m_visited{0};
     uint64_t m_filtered{0};
-    uint64_t m_moved{0};
     uint64_t m_relabelled{0};
 
     // Landmark filter (incremental mode): bit i of node n's m_reach mask says n
