@@ -34,14 +34,20 @@
  *   RESULT hops_per_s_ours=<x> hops_per_s_stock=<y> ... ratio=<x/y> ...
  *          cpu_ratio=<the same ratio per CPU second>
  *
- * Memory (--mode=k16, or after the speed phases when --k16=true): a k=16 fat
- * tree (1,024 hosts, 320 switches) built with PfcTopologyHelper, --k16-flows
- * random host pairs sending at line rate for --k16-ms of simulated time; the
- * peak resident set (VmHWM of /proc/self/status) is printed with the build
- * and run times:
- *   RESULT k16_peak_rss_mb=<m> k16_build_s=<s> k16_run_s=<s> ...
- * After the speed phases the k=16 run is a fresh child process (this program
- * again, --mode=k16), so its peak is not that of the phases before it.
+ * RDMA scenarios (--mode=A, --mode=B; after the speed phases each runs in a
+ * fresh child process unless --scenarios=false): the two scenarios shared
+ * with the HPCC-family simulators (doc/tagger-validation.rst), RoCE NICs
+ * (RdmaHelper: DCQCN on, an ACK every 4 packets) on a k-ary fat tree of PFC
+ * switches, --rate and --delay on every link:
+ *   A: k=4, hosts 1..15 each send one 10 MB message to host 0, starting
+ *      between 1 and 2 us, 100 ms simulated;
+ *   B: k=16, 1,000 random host pairs (--flows, from --seed) of 100 KB each,
+ *      starting within the first 100 us, 5 ms simulated.
+ * --k, --senders, --flow-bytes and --stop-ms override them.  Printed: build
+ * time, CPU seconds of Run(), events, events per CPU second, flows completed
+ * and the peak resident set (VmHWM of /proc/self/status), then
+ *   RESULT scenario=<A|B> k=<k> ... events_per_cpu_s=<x> peak_rss_mb=<m>
+ * and, after both children, the ratio of their event rates (A's over B's).
  */
 
 #include "ns3/applications-module.h"
@@ -51,6 +57,7 @@
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/rdma-helper.h"
 #include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/traffic-control-module.h"
@@ -427,25 +434,49 @@ PrintPhase(const PhaseResult& r, uint32_t run)
               << " events/hop=" << (r.hops ? double(r.events) / r.hops : 0) << "\n";
 }
 
-/**
- * Random (source, destination) pairs, source != destination, each an OnOff
- * flow at line rate (--rate, --packet-size, --cls; pairs and starts from
- * --seed) for \p ms; a sink on every destination.
- * \param cfg the options \param flows how many \param ms simulated time
- * \param net the network
- */
-void
-InstallRandomFlows(const BenchConfig& cfg, uint32_t flows, double ms, const PfcTopologyHelper& net)
+/// An RDMA scenario shared with the HPCC-family simulators (modes A and B).
+struct Scenario
 {
-    uint32_t nHosts = net.GetNHosts();
-    std::mt19937 rng(cfg.seed);
-    std::uniform_int_distribution<uint32_t> pick(0, nHosts - 1);
-    std::uniform_int_distribution<int64_t> jitter(0, 10000);
-    const uint16_t port = 9000;
-    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
-                                InetSocketAddress(Ipv4Address::GetAny(), port));
-    std::vector<bool> hasSink(nHosts, false);
-    const Time stop = TaggerCommandLine::MilliSecondsToTime(ms);
+    std::string name;                 //!< "A" or "B"
+    uint32_t k = 4;                   //!< fat-tree arity
+    std::vector<GeneratedFlow> flows; //!< the RDMA messages (host indices)
+    double stopMs = 0;                //!< simulated time (ms)
+};
+
+/**
+ * Scenario A: hosts 1..N each send one message to host 0, starting between 1
+ * and 2 us (uniform, whole nanoseconds, from \p seed).
+ * \param k arity \param senders N \param bytes message size \param ms simulated time
+ * \param seed start-time seed \return the scenario
+ */
+Scenario
+MakeIncastScenario(uint32_t k, uint32_t senders, uint64_t bytes, double ms, uint32_t seed)
+{
+    Scenario s{"A", k, {}, ms};
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int64_t> ns(1000, 2000);
+    for (uint32_t i = 1; i <= senders; ++i)
+    {
+        s.flows.push_back({i, 0, bytes, NanoSeconds(ns(rng))});
+    }
+    return s;
+}
+
+/**
+ * Scenario B: \p flows random (source, destination) host pairs, source !=
+ * destination, each one message, starting within the first 100 us (uniform,
+ * whole nanoseconds); pairs and starts from \p seed.
+ * \param k arity \param flows how many \param bytes message size
+ * \param ms simulated time \param seed the seed \return the scenario
+ */
+Scenario
+MakeRandomScenario(uint32_t k, uint32_t flows, uint64_t bytes, double ms, uint32_t seed)
+{
+    Scenario s{"B", k, {}, ms};
+    const uint32_t hosts = k * k * k / 4;
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<uint32_t> pick(0, hosts - 1);
+    std::uniform_int_distribution<int64_t> ns(0, 100000);
     for (uint32_t f = 0; f < flows; ++f)
     {
         uint32_t src = pick(rng);
@@ -454,77 +485,70 @@ InstallRandomFlows(const BenchConfig& cfg, uint32_t flows, double ms, const PfcT
         {
             dst = pick(rng);
         }
-        if (!hasSink[dst])
-        {
-            ApplicationContainer sink = sinkHelper.Install(net.GetHost(dst));
-            sink.Start(Time(0));
-            sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&CountDelivered));
-            hasSink[dst] = true;
-        }
-        InetSocketAddress to(net.GetHostAddress(dst), port);
-        to.SetTos(uint8_t(cfg.cls << 5));
-        OnOffHelper onoff("ns3::UdpSocketFactory", to);
-        onoff.SetConstantRate(DataRate(cfg.rate), cfg.packetSize);
-        ApplicationContainer app = onoff.Install(net.GetHost(src));
-        app.Start(NanoSeconds(jitter(rng)));
-        app.Stop(stop);
-        app.Get(0)->TraceConnectWithoutContext("Tx", MakeCallback(&CountSent));
+        s.flows.push_back({src, dst, bytes, NanoSeconds(ns(rng))});
     }
+    std::stable_sort(s.flows.begin(), s.flows.end(), [](const auto& a, const auto& b) {
+        return a.start < b.start;
+    });
+    return s;
 }
 
 /**
- * The k=16 memory benchmark (in this process: run it in a fresh one).
- * \param cfg the options (--rate, --delay, --packet-size, --cls, --seed)
- * \param flows random flows \param ms simulated time
+ * Run one RDMA scenario on a k-ary fat tree of PFC switches (DCQCN on, ACK
+ * every 4 packets: the NIC's defaults) and print its build time, CPU time,
+ * events, event rate, flows completed and peak memory, ending with
+ *   RESULT scenario=<A|B> k=<k> ... events_per_cpu_s=<x> peak_rss_mb=<m>
+ * \param s the scenario \param cfg --rate and --delay
  */
 void
-RunK16(const BenchConfig& cfg, uint32_t flows, double ms)
+RunScenario(const Scenario& s, const BenchConfig& cfg)
 {
-    const uint32_t k = 16;
     double rss0 = ProcStatusMb("VmRSS");
     double b0 = WallNow();
-    tagger::Topology topo = tagger::MakeFatTree(k);
-    double b1 = WallNow();
-    PfcTopologyHelper net(topo);
+    double c0 = CpuNow();
+    PfcTopologyHelper net(tagger::MakeFatTree(s.k));
     net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue(cfg.rate));
     net.GetPfcHelper().SetChannelAttribute("Delay", StringValue(cfg.delay));
     net.Build();
-    double b2 = WallNow();
-    uint32_t nHosts = net.GetNHosts();
-    uint32_t nSwitches = net.GetSwitches().GetN();
-    ResetCounters();
-    InstallRandomFlows(cfg, flows, ms, net);
-    double b3 = WallNow();
+    RdmaHelper rdma;
+    rdma.Install(net);
+    rdma.AddFlows(s.flows);
+    double buildWall = WallNow() - b0;
+    double buildCpu = CpuNow() - c0;
     double rssBuilt = ProcStatusMb("VmRSS");
 
     PhaseResult r;
-    RunTimed(ms, r);
+    RunTimed(s.stopMs, r);
     double peak = ProcStatusMb("VmHWM");
-    uint64_t forwarded = 0;
-    NodeContainer switches = net.GetSwitches();
-    for (auto it = switches.Begin(); it != switches.End(); ++it)
+    uint32_t completed = 0;
+    Time lastFct;
+    for (const RdmaFlowRecord& rec : rdma.GetFlowRecords())
     {
-        forwarded += PfcHelper::GetSwitch(*it)->GetForwardedCount();
+        completed += rec.finish.IsStrictlyPositive() ? 1 : 0;
+        lastFct = std::max(lastFct, rec.finish);
     }
-
     PfcStatsHelper stats(net);
-    std::cout << std::fixed << std::setprecision(3) << "k16: fat tree k=" << k << ": " << nHosts
-              << " hosts, " << nSwitches << " switches, " << topo.GetLinks().size() << " links; "
-              << flows << " random flows at " << cfg.rate << " for " << ms << " ms simulated\n"
-              << "k16: build: topology " << (b1 - b0) << " s, ns-3 network " << (b2 - b1)
-              << " s, applications " << (b3 - b2) << " s, total " << (b3 - b0) << " s\n"
-              << "k16: run " << r.wall << " s wall, " << r.cpu << " s CPU, " << r.events
-              << " events, "
-              << "packets sent=" << g_sent << " delivered=" << g_delivered
-              << " switch-forwarded=" << forwarded << " pauses=" << stats.GetPauseCount()
-              << " drops=" << stats.GetDropCount()
-              << " traffic-control-drops=" << stats.GetTrafficControlDrops() << "\n"
-              << std::setprecision(1) << "k16: RSS at start " << rss0 << " MiB, after build "
+    const uint32_t switches = net.GetSwitches().GetN();
+    std::cout << std::fixed << std::setprecision(3) << "scenario " << s.name
+              << ": fat tree k=" << s.k << " (" << net.GetNHosts() << " hosts, " << switches
+              << " switches), " << s.flows.size() << " RDMA flows of " << s.flows.front().bytes
+              << " B, " << cfg.rate << ", " << cfg.delay << ", DCQCN on, " << s.stopMs
+              << " ms simulated\n"
+              << "  build " << buildWall << " s wall (" << buildCpu << " s CPU); run " << r.wall
+              << " s wall, " << r.cpu << " s CPU, " << r.events << " events ("
+              << std::setprecision(0) << r.events / std::max(r.cpu, 1e-9)
+              << " per CPU s)\n  flows completed " << completed << "/" << s.flows.size()
+              << ", last finish " << std::setprecision(3) << lastFct.GetMicroSeconds() / 1.0
+              << " us, pauses " << stats.GetPauseCount() << ", drops " << stats.GetDropCount()
+              << "\n"
+              << std::setprecision(1) << "  RSS at start " << rss0 << " MiB, after build "
               << rssBuilt << " MiB, peak (VmHWM) " << peak << " MiB\n"
-              << std::setprecision(3) << "RESULT k16_peak_rss_mb=" << std::setprecision(1) << peak
-              << " k16_build_s=" << std::setprecision(3) << (b3 - b0) << " k16_run_s=" << r.wall
-              << " k16_hosts=" << nHosts << " k16_switches=" << nSwitches
-              << " k16_under_1gb=" << (peak < 1024 ? "yes" : "no") << std::endl;
+              << std::setprecision(3) << "RESULT scenario=" << s.name << " k=" << s.k
+              << " flows=" << s.flows.size() << " completed=" << completed
+              << " build_s=" << buildWall << " run_cpu_s=" << r.cpu
+              << " total_cpu_s=" << buildCpu + r.cpu << " events=" << r.events
+              << std::setprecision(0) << " events_per_cpu_s=" << r.events / std::max(r.cpu, 1e-9)
+              << std::setprecision(1) << " peak_rss_mb=" << peak << std::endl;
     Simulator::Destroy();
 }
 
@@ -542,10 +566,11 @@ ShellQuote(const std::string& s)
 
 /**
  * Run this program again with \p args and copy its output.
- * \param args the arguments \return whether it ran and exited with 0
+ * \param args the arguments \param output filled with the output
+ * \return whether it ran and exited with 0
  */
 bool
-RunChild(const std::string& args)
+RunChild(const std::string& args, std::string& output)
 {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -565,9 +590,22 @@ RunChild(const std::string& args)
     while (fgets(buffer, sizeof(buffer), child))
     {
         std::cout << buffer;
+        output += buffer;
     }
     std::cout.flush();
     return pclose(child) == 0;
+}
+
+/**
+ * \param output a program's output \param key a RESULT field name
+ * \return the number after "<key>=" in its last RESULT line (0 if none)
+ */
+double
+ResultField(const std::string& output, const std::string& key)
+{
+    size_t line = output.rfind("RESULT ");
+    size_t at = line == std::string::npos ? line : output.find(" " + key + "=", line);
+    return at == std::string::npos ? 0 : std::strtod(output.c_str() + at + key.size() + 2, nullptr);
 }
 
 /// The command line.
@@ -576,40 +614,58 @@ struct BenchOptions
     BenchConfig cfg;                              //!< the speed benchmark
     std::string mode = "both";                    //!< --mode
     uint32_t runs = 3;                            //!< --runs
-    bool k16 = true;                              //!< --k16
-    uint32_t k16Flows = 64;                       //!< --k16-flows
-    double k16Ms = 1;                             //!< --k16-ms
+    uint32_t k = 0;                               //!< --k (0: the mode's)
+    uint64_t flowBytes = 0;                       //!< --flow-bytes (0: the mode's)
+    double stopMs = 0;                            //!< --stop-ms (0: the mode's)
+    uint32_t flows = 1000;                        //!< --flows (scenario B)
+    bool scenarios = true;                        //!< --scenarios
     TaggerCommandLine cmd{"pfc-bench", __FILE__}; //!< the checked command line
 
     /// Parse and check the options (exit code 2 on a bad value).
     /// \param argc count \param argv values
     void Parse(int argc, char* argv[]);
-    /// \return the arguments of the k=16 child process
-    std::string K16Arguments() const;
+    /// \return the scenario of --mode=A or --mode=B with the flags applied
+    Scenario GetScenario() const;
+    /// \param name "A" or "B" \return the arguments of that scenario's child process
+    std::string ScenarioArguments(const std::string& name) const;
+
+  private:
+    /// Check the flags of the speed phases and resolve their defaults.
+    void CheckSpeed();
 };
 
 void
 BenchOptions::Parse(int argc, char* argv[])
 {
     cmd.AddChoice("mode",
-                  "both | ours | stock (speed phases) | k16 (the memory run only)",
+                  "both | ours | stock (speed phases against stock ns-3) | A (RDMA incast "
+                  "scenario) | B (RDMA random-pairs scenario)",
                   mode,
-                  {"both", "ours", "stock", "k16"});
+                  {"both", "ours", "stock", "A", "B"});
     cmd.AddInteger("runs", "speed phases per mode (alternating; medians reported)", runs, 1, 1000);
-    cmd.AddInteger("k", "fat-tree arity of the speed benchmark (even, 2..64)", cfg.k, 2, 64);
+    cmd.AddInteger("k", "fat-tree arity, even, 2..64 (0: the mode's, 16 for B, else 4)", k, 0, 64);
     cmd.AddInteger("senders",
                    "incast senders (hosts 1..N send to host 0)",
                    cfg.senders,
                    1,
                    TaggerCommandLine::kMaxHosts - 1);
-    cmd.AddInteger("flow-bytes", "bytes each sender sends", cfg.flowBytes, 1, UINT32_MAX);
+    cmd.AddInteger("flow-bytes",
+                   "bytes of each flow (0: the mode's, 1000000 for the speed phases, "
+                   "10000000 for A, 100000 for B)",
+                   flowBytes,
+                   0,
+                   TaggerCommandLine::kMaxFlowBytes);
+    cmd.AddInteger("flows", "random flows of scenario B", flows, 1, TaggerCommandLine::kMaxHosts);
     cmd.AddInteger("packet-size", "UDP payload bytes per packet", cfg.packetSize, 1, UINT32_MAX);
     cmd.AddInteger("cls", "priority class of the flows in ours (DSCP = 8 * class)", cfg.cls, 0, 7);
     cmd.AddDataRate("rate", "link rate (bit/s, e.g. 40Gbps)", cfg.rate);
     cmd.AddTime("delay", "link propagation delay (time, e.g. 1us)", cfg.delay);
-    cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", cfg.stopMs, 0.001);
+    cmd.AddMilliSeconds("stop-ms",
+                        "simulated time (ms; 0: the mode's, 10 for the speed phases, 100 for A, "
+                        "5 for B)",
+                        stopMs);
     cmd.AddInteger("seed",
-                   "seed of the flows' start times and of the k16 flow pairs",
+                   "seed of the flows' start times and of scenario B's pairs",
                    cfg.seed,
                    0,
                    UINT32_MAX);
@@ -623,17 +679,27 @@ BenchOptions::Parse(int argc, char* argv[])
                    cfg.stockLimit,
                    1,
                    int64_t(1) << 24);
-    cmd.AddBool("k16",
-                "after the speed phases, run the k=16 memory benchmark (child process)",
-                k16);
-    cmd.AddInteger("k16-flows",
-                   "random flows of the k=16 run",
-                   k16Flows,
-                   1,
-                   TaggerCommandLine::kMaxHosts);
-    cmd.AddMilliSeconds("k16-ms", "simulated time of the k=16 run (ms)", k16Ms, 0.001);
+    cmd.AddBool("scenarios",
+                "after the speed phases, run scenarios A and B (each a child process)",
+                scenarios);
     cmd.Parse(argc, argv);
 
+    if (k % 2)
+    {
+        cmd.Fail("k", std::to_string(k), "must be even");
+    }
+    if (mode == "A" || mode == "B")
+    {
+        uint32_t arity = k ? k : (mode == "B" ? 16 : 4);
+        cmd.CheckSenders(mode == "A" ? cfg.senders : 1, uint64_t(arity) * arity * arity / 4);
+        return;
+    }
+    CheckSpeed();
+}
+
+void
+BenchOptions::CheckSpeed()
+{
     uint32_t maxPayload =
         std::min(TaggerCommandLine::GetMaxUdpPayload("ns3::PfcNetDevice"),
                  TaggerCommandLine::GetMaxUdpPayload("ns3::PointToPointNetDevice"));
@@ -644,24 +710,42 @@ BenchOptions::Parse(int argc, char* argv[])
                  "must be at most " + std::to_string(maxPayload) +
                      " (the devices' MTU minus 28 bytes of IPv4 and UDP headers)");
     }
-    if (mode == "k16")
+    if (flowBytes > UINT32_MAX)
     {
-        return; // the memory run uses none of the speed benchmark's network flags
+        cmd.Fail("flow-bytes",
+                 std::to_string(flowBytes),
+                 "must be at most 4294967295 in the speed phases (OnOff MaxBytes)");
     }
-    if (cfg.k % 2)
-    {
-        cmd.Fail("k", std::to_string(cfg.k), "must be even");
-    }
+    cfg.k = k ? k : 4;
+    cfg.flowBytes = flowBytes ? uint32_t(flowBytes) : 1000000;
+    cfg.stopMs = stopMs > 0 ? stopMs : 10;
     cmd.CheckSenders(cfg.senders, uint64_t(cfg.k) * cfg.k * cfg.k / 4);
 }
 
+Scenario
+BenchOptions::GetScenario() const
+{
+    if (mode == "A")
+    {
+        return MakeIncastScenario(k ? k : 4,
+                                  cfg.senders,
+                                  flowBytes ? flowBytes : 10000000,
+                                  stopMs > 0 ? stopMs : 100,
+                                  cfg.seed);
+    }
+    return MakeRandomScenario(k ? k : 16,
+                              flows,
+                              flowBytes ? flowBytes : 100000,
+                              stopMs > 0 ? stopMs : 5,
+                              cfg.seed);
+}
+
 std::string
-BenchOptions::K16Arguments() const
+BenchOptions::ScenarioArguments(const std::string& name) const
 {
     std::ostringstream args;
-    args << "--mode=k16 --k16-flows=" << k16Flows << " --k16-ms=" << k16Ms
-         << " --rate=" << ShellQuote(cfg.rate) << " --delay=" << ShellQuote(cfg.delay)
-         << " --packet-size=" << cfg.packetSize << " --cls=" << cfg.cls << " --seed=" << cfg.seed;
+    args << "--mode=" << name << " --rate=" << ShellQuote(cfg.rate)
+         << " --delay=" << ShellQuote(cfg.delay) << " --seed=" << cfg.seed;
     return args.str();
 }
 
@@ -747,16 +831,30 @@ main(int argc, char* argv[])
 {
     BenchOptions opt;
     opt.Parse(argc, argv);
-    if (opt.mode == "k16")
+    if (opt.mode == "A" || opt.mode == "B")
     {
-        RunK16(opt.cfg, opt.k16Flows, opt.k16Ms);
+        RunScenario(opt.GetScenario(), opt.cfg);
         return 0;
     }
     RunSpeed(opt);
-    if (opt.k16 && !RunChild(opt.K16Arguments()))
+    if (!opt.scenarios)
     {
-        std::cerr << "pfc-bench: the k=16 run (" << opt.K16Arguments() << ") failed\n";
-        return 1;
+        return 0;
     }
+    std::vector<double> rate;
+    for (const std::string name : {"A", "B"})
+    {
+        std::string output;
+        if (!RunChild(opt.ScenarioArguments(name), output))
+        {
+            std::cerr << "pfc-bench: scenario " << name << " (" << opt.ScenarioArguments(name)
+                      << ") failed\n";
+            return 1;
+        }
+        rate.push_back(ResultField(output, "events_per_cpu_s"));
+    }
+    std::cout << std::fixed << std::setprecision(0) << "RESULT events_per_cpu_s_A=" << rate[0]
+              << " events_per_cpu_s_B=" << rate[1] << std::setprecision(3)
+              << " event_rate_ratio=" << (rate[1] > 0 ? rate[0] / rate[1] : 0) << std::endl;
     return 0;
 }

@@ -98,9 +98,11 @@ examples()
     example tagger-rules --topology-file="$source_dir/data/triangle.json" \
         --elp-file="$source_dir/data/triangle-elp.txt" --algorithm=bruteforce --json=triangle.json
     example pfc-incast
-    # Defaults: three speed phases per mode and a k=16 memory run, minutes
-    # under ASan; one phase per mode covers the same code.
-    example pfc-bench --runs=1 --k16=false
+    # Defaults: three speed phases per mode and the two RDMA scenarios,
+    # minutes under ASan; one phase per mode and a short scenario B cover the
+    # same code.
+    example pfc-bench --runs=1 --scenarios=false
+    example pfc-bench --mode=B --k=4 --flows=20 --stop-ms=0.2
     example rdma-incast
     example rdma-workload
     example tagger-clos-bounce
