@@ -56,41 +56,35 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime)
+PfcChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src, Time txTime)
 {
     NS_LOG_FUNCTION(this << frame << src << txTime);
-    if (!m_up)
+    if (!m_up || m_nDevices < 2)
     {
         return false;
     }
-    Ptr<PfcNetDevice> dst = GetPeer(src);
-    if (!dst)
-    {
-        return false;
-    }
-    uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : Simulator::NO_CONTEXT;
-    Simulator::ScheduleWithContext(context,
+    uint8_t to = m_device[0] == src ? 1 : 0;
+    Simulator::ScheduleWithContext(m_device[to]->GetNodeContext(),
                                    txTime + m_delay,
                                    &PfcChannel::Deliver,
                                    this,
-                                   frame->Copy(),
-                                   src,
-                                   dst,
+                                   m_delay.IsStrictlyPositive() ? frame : frame->Copy(),
+                                   to,
                                    m_epoch);
     return true;
 }
 
 void
-PfcChannel::Deliver(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Ptr<PfcNetDevice> dst, uint64_t epoch)
+PfcChannel::Deliver(Ptr<Packet> frame, uint8_t to, uint64_t epoch)
 {
     if (!m_up || epoch != m_epoch)
     {
         NS_LOG_LOGIC("frame lost in flight: the link went down");
         m_lostTrace(frame);
-        src->NotifyLostInFlight(frame);
+        m_device[1 - to]->NotifyLostInFlight(frame);
         return;
     }
-    dst->Receive(frame);
+    m_device[to]->Receive(frame);
 }
 
 void

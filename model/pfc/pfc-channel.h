@@ -31,6 +31,13 @@ class PfcNetDevice;
  * left, in the receiver's context.  The link can be taken down and up:
  * frames in flight when it goes down are lost, and both devices are told
  * (they drop what they queued and count it as LINK_DOWN).
+ *
+ * The receiver gets the sender's frame object itself, not a copy, when the
+ * delay is positive: the sender is done with it (TransmitComplete, txTime
+ * after the start) before the receiver takes its headers off (txTime +
+ * Delay).  With a zero delay both happen at the same instant, so the
+ * receiver gets a copy.  A trace sink of the sender that keeps the frame
+ * past PhyTxEnd sees what the receiver did to it: copy it in the sink.
  */
 class PfcChannel : public Channel
 {
@@ -55,7 +62,7 @@ class PfcChannel : public Channel
      * \param txTime its serialisation time
      * \return false when the link is down (nothing sent)
      */
-    bool TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
+    bool TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src, Time txTime);
 
     /**
      * Take the link down or bring it up; tells both devices.
@@ -72,9 +79,9 @@ class PfcChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:
-    /// Deliver a frame sent in link epoch \p epoch to \p dst.
-    /// \param frame the frame \param src sender \param dst receiver \param epoch epoch at send
-    void Deliver(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Ptr<PfcNetDevice> dst, uint64_t epoch);
+    /// Deliver a frame sent in link epoch \p epoch to end \p to.
+    /// \param frame the frame \param to the receiving end (0 or 1) \param epoch epoch at send
+    void Deliver(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
 
     Time m_delay;                                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2];                 //!< the two ends

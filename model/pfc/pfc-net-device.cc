@@ -170,6 +170,7 @@ PfcNetDevice::PfcNetDevice()
       m_ecnKmax(200 * 1000),
       m_ecnPmax(0.01),
       m_ifIndex(0),
+      m_nodeContext(Simulator::NO_CONTEXT),
       m_linkUp(false),
       m_switchPort(kPfcNoPort),
       m_peerMacKnown(false),
@@ -294,7 +295,17 @@ PfcNetDevice::SetSwitchPfcHook(SwitchPfcCallback hook)
 Time
 PfcNetDevice::GetWireTime(uint32_t bytes) const
 {
-    return PfcTxTime(m_bps, EthernetWireBytes(bytes));
+    uint64_t bps = m_bps.GetBitRate();
+    for (const WireTime& w : m_wireTimes)
+    {
+        if (w.bytes == bytes && w.bps == bps)
+        {
+            return w.time;
+        }
+    }
+    m_wireTimes[1] = m_wireTimes[0];
+    m_wireTimes[0] = {bps, bytes, PfcTxTime(m_bps, EthernetWireBytes(bytes))};
+    return m_wireTimes[0].time;
 }
 
 Time
@@ -600,10 +611,9 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
     EthernetDot1qHeader eth;
-    frame->PeekHeader(eth);
+    frame->RemoveHeader(eth);
     if (eth.GetEtherType() == kEtherTypeMacControl)
     {
-        frame->RemoveHeader(eth);
         PfcHeader pfc;
         frame->RemoveHeader(pfc);
         if (pfc.GetOpcode() != PfcHeader::kOpcode)
@@ -622,14 +632,19 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     }
     if (IsSwitchPort())
     {
-        m_switchRx(m_switchPort, frame);
+        m_switchRx(m_switchPort, frame, eth);
         return;
     }
-    frame->RemoveHeader(eth);
-    if (!m_receiveHook.IsNull() && eth.GetEtherType() == kEtherTypeIpv4 && m_receiveHook(frame))
+    if (!m_receiveHook.IsNull() && eth.GetEtherType() == kEtherTypeIpv4)
     {
-        m_macRxTrace(frame);
-        return;
+        // The hook takes the headers off a packet it consumes, so MacRx
+        // (the packet as it arrived) gets a copy, made only when traced.
+        Ptr<Packet> traced = m_macRxTrace.IsEmpty() ? nullptr : frame->Copy();
+        if (m_receiveHook(frame))
+        {
+            m_macRxTrace(traced ? traced : frame);
+            return;
+        }
     }
     Mac48Address dst = eth.GetDestination();
     NetDevice::PacketType type = NetDevice::PACKET_OTHERHOST;
@@ -1159,6 +1174,13 @@ void
 PfcNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeContext = node ? node->GetId() : Simulator::NO_CONTEXT;
+}
+
+uint32_t
+PfcNetDevice::GetNodeContext() const
+{
+    return m_nodeContext;
 }
 
 bool

@@ -93,8 +93,9 @@ class PfcNetDevice : public NetDevice
         CLASS_PCP   //!< in an 802.1Q priority tag
     };
 
-    /// Switch callback: a data frame arrived on port \p port (Ethernet header on).
-    typedef Callback<void, uint32_t, Ptr<Packet>> SwitchReceiveCallback;
+    /// Switch callback: a data frame arrived on port \p port (its Ethernet header
+    /// taken off and passed along).
+    typedef Callback<void, uint32_t, Ptr<Packet>, const EthernetDot1qHeader&> SwitchReceiveCallback;
     /// Switch callback: \p entry left the queue of port \p port (release its buffer).
     typedef Callback<void, uint32_t, const PfcQueueEntry&> SwitchDequeueCallback;
     /// Switch callback: a PFC frame (its body) arrived on port \p port.
@@ -256,9 +257,17 @@ class PfcNetDevice : public NetDevice
     Time GetProcessingDelay() const;       //!< \return PFC processing delay in effect
     Ptr<PfcChannel> GetPfcChannel() const; //!< \return the channel
     Ptr<PfcNetDevice> GetPeer() const;     //!< \return the device at the other end
-    Mac48Address GetPeerAddress();         //!< \return the peer's MAC address
-    Time GetWireTime(
-        uint32_t bytes) const; //!< \param bytes frame size \return its time on the wire
+    /// \return the event context of frames to this device: its node's id (or
+    ///         Simulator::NO_CONTEXT before SetNode)
+    uint32_t GetNodeContext() const;
+    Mac48Address GetPeerAddress(); //!< \return the peer's MAC address
+    /**
+     * A frame's time on the wire at DataRate (EthernetWireBytes, PfcTxTime).
+     * The division is 128-bit, and a port sends few distinct sizes (data,
+     * ACKs, PFC frames), so the last two sizes are kept with their rate.
+     * \param bytes frame size \return its time on the wire
+     */
+    Time GetWireTime(uint32_t bytes) const;
     /// \param quanta pause quanta \return their duration at DataRate
     Time QuantaToTime(uint16_t quanta) const;
 
@@ -358,6 +367,7 @@ class PfcNetDevice : public NetDevice
     Ptr<Node> m_node;                                    //!< the node
     Ptr<PfcChannel> m_channel;                           //!< the channel
     uint32_t m_ifIndex;                                  //!< interface index
+    uint32_t m_nodeContext;                              //!< GetNodeContext()
     bool m_linkUp;                                       //!< link state
     TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
     NetDevice::ReceiveCallback m_rxCallback;             //!< to the node (host)
@@ -375,8 +385,18 @@ class PfcNetDevice : public NetDevice
     std::array<std::deque<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
     std::array<uint64_t, kPfcClasses> m_queueBytes;              //!< bytes per class
     std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames to send
-    bool m_busy;                                                 //!< a frame is on the wire
-    Ptr<Packet> m_onWire;                                        //!< that frame
+
+    /// A GetWireTime result.
+    struct WireTime
+    {
+        uint64_t bps = 0;   //!< the rate it was computed at (0: empty)
+        uint32_t bytes = 0; //!< frame size
+        Time time;          //!< its time on the wire
+    };
+
+    mutable std::array<WireTime, 2> m_wireTimes; //!< GetWireTime's last two, newest first
+    bool m_busy;                                 //!< a frame is on the wire
+    Ptr<Packet> m_onWire;                        //!< that frame
 
     // PFC state
     std::array<Time, kPfcClasses> m_pausedUntil;      //!< peer paused us until (0: not paused)

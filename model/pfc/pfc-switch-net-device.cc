@@ -389,12 +389,12 @@ PfcSwitchNetDevice::EcmpIndex(Ipv4Address src,
 // ---------------------------------------------------------------------------
 
 void
-PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame)
+PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort,
+                                    Ptr<Packet> frame,
+                                    const EthernetDot1qHeader& eth)
 {
     NS_LOG_FUNCTION(this << inPort << frame);
-    uint32_t bytes = frame->GetSize();
-    EthernetDot1qHeader eth;
-    frame->RemoveHeader(eth);
+    uint32_t bytes = frame->GetSize() + eth.GetSerializedSize();
     if (eth.GetEtherType() != kEtherTypeIpv4)
     {
         if (m_itsy && eth.GetEtherType() == kEtherTypeItsy)

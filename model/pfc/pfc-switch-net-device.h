@@ -245,8 +245,11 @@ class PfcSwitchNetDevice : public NetDevice
         std::vector<uint32_t> ports; //!< ECMP set
     };
 
-    /// A frame arrived on port \p inPort. \param inPort port \param frame the frame
-    void ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame);
+    /**
+     * A frame arrived on port \p inPort; the port parsed its Ethernet header.
+     * \param inPort port \param frame the frame, Ethernet header off \param eth that header
+     */
+    void ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame, const EthernetDot1qHeader& eth);
     /// A frame left port \p outPort. \param outPort port \param entry it
     void DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry);
     /**

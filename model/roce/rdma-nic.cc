@@ -64,10 +64,17 @@ struct RdmaNic::SendQp
     uint32_t timerEvents = 0;     //!< rate increase events by the timer since the last cut
     uint32_t byteEvents = 0;      //!< rate increase events by the byte counter
     uint64_t bytesSinceEvent = 0; //!< bytes sent since the last byte-counter event
-    EventId rtoEvent;             //!< retransmission timeout
-    EventId alphaEvent;           //!< alpha timer
-    EventId rateEvent;            //!< rate increase timer
-    RdmaFlowRecord record;        //!< what happened
+    // The RTO and the delayed ACK are lazy timers: restarting one moves its
+    // deadline and leaves the one pending event alone (a cancelled ns-3 event
+    // stays in the scheduler until its time, so cancel-and-reschedule on
+    // every ACK filled the event set with one dead event per ACK).  When the
+    // event runs before the deadline it schedules itself again for it.
+    EventId rtoEvent;      //!< pending RTO check (at or before rtoDeadline)
+    Time rtoDeadline;      //!< when the RTO fires, if armed
+    bool rtoArmed = false; //!< the RTO is running
+    EventId alphaEvent;    //!< alpha timer
+    EventId rateEvent;     //!< rate increase timer
+    RdmaFlowRecord record; //!< what happened
 };
 
 /// Receiver state of one queue pair.
@@ -79,7 +86,9 @@ struct RdmaNic::RecvQp
     uint32_t qpn = 0;        //!< the queue pair number
     uint32_t expected = 0;   //!< next in-order sequence index
     uint32_t sinceAck = 0;   //!< in-order packets since the last ACK
-    EventId ackTimer;        //!< delayed ACK
+    EventId ackTimer;        //!< pending delayed-ACK check (at or before ackDeadline)
+    Time ackDeadline;        //!< when the delayed ACK is due, if armed
+    bool ackArmed = false;   //!< a delayed ACK is due
     bool nakPending = false; //!< a NAK was sent, the gap is not filled yet
     Time lastCnp = Time(-1); //!< last CNP sent (negative: never)
 };
@@ -579,7 +588,7 @@ RdmaNic::PullPacket(uint8_t pausedMask)
         qp.maxSent = std::max(qp.maxSent, psn + 1);
         double bits = WireBits(p->GetSize());
         qp.nextSend = now + Seconds(bits / qp.rc);
-        if (!qp.rtoEvent.IsRunning())
+        if (!qp.rtoArmed)
         {
             RestartRto(qp);
         }
@@ -623,14 +632,31 @@ RdmaNic::Wake()
 void
 RdmaNic::RestartRto(SendQp& qp)
 {
-    qp.rtoEvent.Cancel();
-    qp.rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::RetransmitTimeout, this, qp.id);
+    qp.rtoArmed = true;
+    qp.rtoDeadline = Simulator::Now() + m_rto;
+    if (!qp.rtoEvent.IsRunning())
+    {
+        qp.rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::RetransmitTimeout, this, qp.id);
+    }
 }
 
 void
 RdmaNic::RetransmitTimeout(uint32_t flowId)
 {
     SendQp& qp = *m_send[flowId];
+    if (!qp.rtoArmed)
+    {
+        return;
+    }
+    if (Simulator::Now() < qp.rtoDeadline)
+    {
+        qp.rtoEvent = Simulator::Schedule(qp.rtoDeadline - Simulator::Now(),
+                                          &RdmaNic::RetransmitTimeout,
+                                          this,
+                                          flowId);
+        return;
+    }
+    qp.rtoArmed = false; // expired (RestartRto below arms it again)
     if (qp.done || qp.una >= qp.maxSent)
     {
         return;
@@ -648,22 +674,33 @@ RdmaNic::RetransmitTimeout(uint32_t flowId)
 // ---------------------------------------------------------------------------
 
 bool
-RdmaNic::ReceivePacket(Ptr<Packet> packet)
+RdmaNic::IsRoceForUs(const Ptr<Packet>& packet) const
 {
-    Ipv4Header ip;
-    packet->PeekHeader(ip);
-    if (ip.GetProtocol() != 17 || ip.GetDestination() != m_local)
+    // The raw bytes of the IPv4 and UDP headers, read without taking them off.
+    uint8_t b[64];
+    uint32_t n = packet->CopyData(b, sizeof(b));
+    uint32_t ihl = n > 0 ? (b[0] & 0x0f) * 4u : 0;
+    if (n < 20 || (b[0] >> 4) != 4 || ihl < 20 || n < ihl + 4 || b[9] != 17)
     {
         return false;
     }
-    Ptr<Packet> p = packet->Copy();
+    uint32_t dst = uint32_t(b[16]) << 24 | uint32_t(b[17]) << 16 | uint32_t(b[18]) << 8 | b[19];
+    return dst == m_local.Get() && (uint16_t(b[ihl + 2]) << 8 | b[ihl + 3]) == kRoceUdpPort;
+}
+
+bool
+RdmaNic::ReceivePacket(Ptr<Packet> packet)
+{
+    if (!IsRoceForUs(packet))
+    {
+        return false;
+    }
+    // Ours: the headers come off the packet itself (no copy).
+    const Ptr<Packet>& p = packet;
+    Ipv4Header ip;
     p->RemoveHeader(ip);
     UdpHeader udp;
     p->RemoveHeader(udp);
-    if (udp.GetDestinationPort() != kRoceUdpPort)
-    {
-        return false;
-    }
     RoceBthHeader bth;
     p->RemoveHeader(bth);
     uint8_t opcode = bth.GetOpcode();
@@ -736,9 +773,15 @@ RdmaNic::OnData(Ipv4Address src,
         {
             SendAck(qp);
         }
-        else if (!qp.ackTimer.IsRunning())
+        else if (!qp.ackArmed)
         {
-            qp.ackTimer = Simulator::Schedule(m_ackDelay, &RdmaNic::SendAck, this, std::ref(qp));
+            qp.ackArmed = true;
+            qp.ackDeadline = now + m_ackDelay;
+            if (!qp.ackTimer.IsRunning())
+            {
+                qp.ackTimer =
+                    Simulator::Schedule(m_ackDelay, &RdmaNic::DelayedAck, this, std::ref(qp));
+            }
         }
         return;
     }
@@ -774,9 +817,27 @@ RdmaNic::OnData(Ipv4Address src,
 }
 
 void
+RdmaNic::DelayedAck(RecvQp& qp)
+{
+    if (!qp.ackArmed)
+    {
+        return;
+    }
+    if (Simulator::Now() < qp.ackDeadline)
+    {
+        qp.ackTimer = Simulator::Schedule(qp.ackDeadline - Simulator::Now(),
+                                          &RdmaNic::DelayedAck,
+                                          this,
+                                          std::ref(qp));
+        return;
+    }
+    SendAck(qp);
+}
+
+void
 RdmaNic::SendAck(RecvQp& qp)
 {
-    qp.ackTimer.Cancel();
+    qp.ackArmed = false;
     qp.sinceAck = 0;
     QueueControl(qp.src,
                  qp.sport,
@@ -824,7 +885,7 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
             // Nothing outstanding: the next packet sent arms the timer afresh
             // (PullPacket), so an idle (paused, rate-limited) spell is not
             // counted against it.
-            qp.rtoEvent.Cancel();
+            qp.rtoArmed = false;
             return;
         }
         RestartRto(qp);
@@ -835,6 +896,7 @@ void
 RdmaNic::Finish(SendQp& qp)
 {
     qp.done = true;
+    qp.rtoArmed = false;
     qp.rtoEvent.Cancel();
     qp.alphaEvent.Cancel();
     qp.rateEvent.Cancel();
@@ -954,6 +1016,7 @@ RdmaNic::StopFlows()
         {
             // No more data: PullPacket and the ACK path skip a done QP.
             qp->done = true;
+            qp->rtoArmed = false;
             qp->rtoEvent.Cancel();
             qp->alphaEvent.Cancel();
             qp->rateEvent.Cancel();

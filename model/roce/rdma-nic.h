@@ -204,6 +204,12 @@ class RdmaNic : public Object
     Ptr<Packet> PullPacket(uint8_t pausedMask);
     /// The device's receive hook. \param packet an IPv4 packet \return true if RoCE (consumed)
     bool ReceivePacket(Ptr<Packet> packet);
+    /**
+     * \param packet an IPv4 packet
+     * \return whether it is a UDP packet to this NIC's address and the RoCEv2
+     *         port (the hook's packets; any other goes on to the node unchanged)
+     */
+    bool IsRoceForUs(const Ptr<Packet>& packet) const;
 
     void StartFlow(uint32_t flowId); //!< \param flowId flow
     /// \param qp sender \param psn sequence index \return the data packet (IPv4 header on)
@@ -225,6 +231,8 @@ class RdmaNic : public Object
     void OnAck(SendQp& qp, uint32_t psn24, bool nak);
     void OnCnp(SendQp& qp);   //!< \param qp sender: DCQCN rate decrease
     void SendAck(RecvQp& qp); //!< \param qp receiver: ACK what arrived
+    /// \param qp receiver: the delayed-ACK check (SendAck when due, else wait again)
+    void DelayedAck(RecvQp& qp);
     /**
      * Receiver: a data packet arrived.
      * \param src sender \param sport UDP source port \param dscp its DSCP \param ce ECN CE

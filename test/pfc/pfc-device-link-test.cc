@@ -647,7 +647,7 @@ class HairpinResumeTestCase : public TestCase
         m_dev = DynamicCast<PfcNetDevice>(devices.Get(0));
         Ptr<PfcNetDevice> peer = DynamicCast<PfcNetDevice>(devices.Get(1));
         m_dev->SetSwitchPort(0,
-                             MakeNullCallback<void, uint32_t, Ptr<Packet>>(),
+                             PfcNetDevice::SwitchReceiveCallback(),
                              MakeCallback(&HairpinResumeTestCase::Released, this));
         m_dev->TraceConnectWithoutContext("PhyTxBegin",
                                           MakeCallback(&HairpinResumeTestCase::Begin, this));
