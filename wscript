@@ -199,6 +199,7 @@ def build(bld):
         'model/pfc/itsy-detector.h',
         'model/pfc/itsy-header.h',
         'model/pfc/pfc-watchdog.h',
+        'model/pfc/pfc-fifo.h',
         'model/pfc/pfc-header.h',
         'model/pfc/pfc-net-device.h',
         'model/pfc/pfc-scheduler.h',

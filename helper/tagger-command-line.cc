@@ -6,6 +6,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
+#include "ns3/global-value.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
@@ -84,6 +86,7 @@ TaggerCommandLine::TaggerCommandLine(const std::string& program, const std::stri
     : m_program(program),
       m_cmd(file)
 {
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
 }
 
 void

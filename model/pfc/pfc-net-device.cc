@@ -24,6 +24,28 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+
+namespace
+{
+
+/**
+ * Fire \p trace only when a sink is connected: TracedCallback's operator()
+ * is an out-of-line call that copies its arguments, made several times per
+ * frame, and most runs connect nothing to these traces.
+ * \param trace the trace source \param args its arguments
+ */
+template <typename... Ts, typename... Args>
+inline void
+FireTrace(const TracedCallback<Ts...>& trace, Args&&... args)
+{
+    if (!trace.IsEmpty())
+    {
+        trace(std::forward<Args>(args)...);
+    }
+}
+
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
 
 namespace
@@ -387,7 +409,7 @@ PfcNetDevice::TryTransmit()
                           "PfcNetDevice: the transmit source returned a packet of paused class "
                               << int(pcls));
             Encapsulate(packet, m_address, kEtherTypeIpv4, pcls);
-            m_macTxTrace(packet);
+            FireTrace(m_macTxTrace, packet);
             StartFrame(packet);
             return;
         }
@@ -425,9 +447,9 @@ PfcNetDevice::StartFrame(Ptr<Packet> frame)
 {
     m_busy = true;
     m_onWire = frame;
-    m_phyTxBeginTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
+    FireTrace(m_phyTxBeginTrace, frame);
+    FireTrace(m_snifferTrace, frame);
+    FireTrace(m_promiscSnifferTrace, frame);
     Time txTime = GetWireTime(frame->GetSize());
     bool sent = m_channel->TransmitStart(frame, this, txTime);
     NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
@@ -472,7 +494,7 @@ void
 PfcNetDevice::TransmitComplete()
 {
     NS_ASSERT(m_busy);
-    m_phyTxEndTrace(m_onWire);
+    FireTrace(m_phyTxEndTrace, m_onWire);
     m_onWire = nullptr;
     m_busy = false;
     TryTransmit();
@@ -488,7 +510,7 @@ bool
 PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
 {
     NS_ASSERT(cls < kPfcClasses);
-    m_macTxTrace(entry.frame);
+    FireTrace(m_macTxTrace, entry.frame);
     if (!m_linkUp)
     {
         PfcQueueEntry dropped = entry;
@@ -550,7 +572,7 @@ PfcNetDevice::SendFrom(Ptr<Packet> packet,
     uint8_t cls = ClassOfHostPacket(packet, protocolNumber);
     // A point-to-point link: the frame goes to the peer whatever IP asked.
     Encapsulate(packet, Mac48Address::ConvertFrom(source), protocolNumber, cls);
-    m_macTxTrace(packet);
+    FireTrace(m_macTxTrace, packet);
     return EnqueueHost(packet, cls);
 }
 
@@ -607,9 +629,9 @@ void
 PfcNetDevice::Receive(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    m_phyRxEndTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
+    FireTrace(m_phyRxEndTrace, frame);
+    FireTrace(m_snifferTrace, frame);
+    FireTrace(m_promiscSnifferTrace, frame);
     EthernetDot1qHeader eth;
     frame->RemoveHeader(eth);
     if (eth.GetEtherType() == kEtherTypeMacControl)
@@ -740,7 +762,7 @@ uint32_t
 PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
 {
     NS_ASSERT(cls < kPfcClasses);
-    std::deque<PfcQueueEntry> queue;
+    PfcFifo<PfcQueueEntry> queue;
     queue.swap(m_queues[cls]);
     uint32_t dropped = 0;
     for (const PfcQueueEntry& entry : queue)
@@ -897,7 +919,7 @@ PfcNetDevice::NotifyLinkChange(bool up)
         m_controlQueue.clear();
         for (uint8_t c = 0; c < kPfcClasses; ++c)
         {
-            std::deque<PfcQueueEntry> queue;
+            PfcFifo<PfcQueueEntry> queue;
             queue.swap(m_queues[c]);
             m_queueBytes[c] = 0;
             for (const PfcQueueEntry& entry : queue)
@@ -961,7 +983,7 @@ PfcNetDevice::GetQueueBytes(uint8_t cls) const
     return m_queueBytes[cls];
 }
 
-const std::deque<PfcQueueEntry>&
+const PfcFifo<PfcQueueEntry>&
 PfcNetDevice::GetQueue(uint8_t cls) const
 {
     return m_queues[cls];

@@ -7,6 +7,7 @@
 #ifndef PFC_NET_DEVICE_H
 #define PFC_NET_DEVICE_H
 
+#include "pfc-fifo.h"
 #include "pfc-header.h"
 #include "pfc-scheduler.h"
 #include "pfc-types.h"
@@ -20,7 +21,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 
 /**
  * \file
@@ -245,7 +245,7 @@ class PfcNetDevice : public NetDevice
     /// \param cls class \return bytes queued in class \p cls
     uint64_t GetQueueBytes(uint8_t cls) const;
     /// \param cls class \return the class queue (for the deadlock oracle)
-    const std::deque<PfcQueueEntry>& GetQueue(uint8_t cls) const;
+    const PfcFifo<PfcQueueEntry>& GetQueue(uint8_t cls) const;
 
     /// \param dscp DSCP value 0..63 \return the class it maps to
     uint8_t GetClassOfDscp(uint8_t dscp) const;
@@ -382,9 +382,9 @@ class PfcNetDevice : public NetDevice
     bool m_peerMacKnown;                           //!< m_peerMac is valid
 
     // Transmit state
-    std::array<std::deque<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
-    std::array<uint64_t, kPfcClasses> m_queueBytes;              //!< bytes per class
-    std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames to send
+    std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
+    std::array<uint64_t, kPfcClasses> m_queueBytes;           //!< bytes per class
+    PfcFifo<Ptr<Packet>> m_controlQueue;                      //!< PFC frames to send
 
     /// A GetWireTime result.
     struct WireTime

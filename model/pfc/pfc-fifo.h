@@ -1,0 +1,206 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ * Part of the tagger data plane (ns-3).
+ */
+
+#ifndef PFC_FIFO_H
+#define PFC_FIFO_H
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup tagger
+ * A first-in first-out queue on one growable ring buffer (PfcFifo).
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup tagger
+ * A FIFO queue on a ring buffer whose capacity is a power of two.
+ *
+ * It replaces std::deque in the per-port class queues: a port has nine
+ * queues and a large network tens of thousands of ports, almost all of them
+ * empty.  An empty PfcFifo that never held anything allocates nothing and
+ * takes 32 bytes, where a std::deque allocates a 512-byte block when it is
+ * constructed and takes 80 bytes; and a PfcFifo that empties and fills again
+ * reuses its buffer instead of freeing and allocating blocks.
+ *
+ * The buffer grows by doubling (moving the elements, oldest first) and only
+ * shrinks on clear().  pop_front() resets the slot it leaves (a Ptr in it is
+ * released at once, not when the slot is reused).  References and iterators
+ * are invalidated by push_back (when it grows), as with std::vector.
+ */
+template <typename T>
+class PfcFifo
+{
+  public:
+    /// Read-only iterator, oldest element first.
+    class const_iterator
+    {
+      public:
+        using iterator_category = std::forward_iterator_tag; //!< iterator kind
+        using value_type = T;                                //!< element type
+        using difference_type = std::ptrdiff_t;              //!< distance type
+        using pointer = const T*;                            //!< pointer type
+        using reference = const T&;                          //!< reference type
+
+        /// \param fifo the queue \param i position from the oldest element
+        const_iterator(const PfcFifo* fifo, std::size_t i)
+            : m_fifo(fifo),
+              m_i(i)
+        {
+        }
+
+        /// \return the element
+        const T& operator*() const
+        {
+            return (*m_fifo)[m_i];
+        }
+
+        /// \return the element's address
+        const T* operator->() const
+        {
+            return &(*m_fifo)[m_i];
+        }
+
+        /// \return this iterator, advanced
+        const_iterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+
+        /// \param o another iterator \return whether both point at the same place
+        bool operator==(const const_iterator& o) const
+        {
+            return m_fifo == o.m_fifo && m_i == o.m_i;
+        }
+
+        /// \param o another iterator \return whether they point at different places
+        bool operator!=(const const_iterator& o) const
+        {
+            return !(*this == o);
+        }
+
+      private:
+        const PfcFifo* m_fifo; //!< the queue
+        std::size_t m_i;       //!< position from the oldest element
+    };
+
+    /// \return whether the queue is empty
+    bool empty() const
+    {
+        return m_size == 0;
+    }
+
+    /// \return the number of elements
+    std::size_t size() const
+    {
+        return m_size;
+    }
+
+    /// \return the oldest element (the queue must not be empty)
+    T& front()
+    {
+        return m_slots[m_head];
+    }
+
+    /// \return the oldest element (the queue must not be empty)
+    const T& front() const
+    {
+        return m_slots[m_head];
+    }
+
+    /// \return the newest element (the queue must not be empty)
+    T& back()
+    {
+        return m_slots[(m_head + m_size - 1) & Mask()];
+    }
+
+    /// \param i position from the oldest element (< size()) \return that element
+    const T& operator[](std::size_t i) const
+    {
+        return m_slots[(m_head + i) & Mask()];
+    }
+
+    /// Append \p value at the back. \param value the element
+    void push_back(T value)
+    {
+        if (m_size == m_slots.size())
+        {
+            Grow();
+        }
+        m_slots[(m_head + m_size) & Mask()] = std::move(value);
+        ++m_size;
+    }
+
+    /// Remove the oldest element (the queue must not be empty).
+    void pop_front()
+    {
+        m_slots[m_head] = T();
+        m_head = uint32_t((m_head + 1) & Mask());
+        --m_size;
+    }
+
+    /// Remove every element and free the buffer.
+    void clear()
+    {
+        std::vector<T>().swap(m_slots);
+        m_head = 0;
+        m_size = 0;
+    }
+
+    /// Exchange the contents with \p other. \param other another queue
+    void swap(PfcFifo& other)
+    {
+        m_slots.swap(other.m_slots);
+        std::swap(m_head, other.m_head);
+        std::swap(m_size, other.m_size);
+    }
+
+    /// \return an iterator at the oldest element
+    const_iterator begin() const
+    {
+        return const_iterator(this, 0);
+    }
+
+    /// \return the iterator past the newest element
+    const_iterator end() const
+    {
+        return const_iterator(this, m_size);
+    }
+
+  private:
+    /// \return the index mask (capacity - 1; the capacity is a power of two)
+    std::size_t Mask() const
+    {
+        return m_slots.size() - 1;
+    }
+
+    /// Double the capacity (first 4), moving the elements oldest first.
+    void Grow()
+    {
+        std::vector<T> slots(m_slots.empty() ? 4 : 2 * m_slots.size());
+        for (std::size_t i = 0; i < m_size; ++i)
+        {
+            slots[i] = std::move(m_slots[(m_head + i) & Mask()]);
+        }
+        m_slots.swap(slots);
+        m_head = 0;
+    }
+
+    std::vector<T> m_slots; //!< the ring (size = capacity, a power of two, or 0)
+    uint32_t m_head = 0;    //!< index of the oldest element
+    uint32_t m_size = 0;    //!< number of elements
+};
+
+} // namespace ns3
+
+#endif /* PFC_FIFO_H */
