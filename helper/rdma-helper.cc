@@ -6,12 +6,14 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <deque>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 
 namespace ns3
 {
@@ -19,7 +21,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaHelper");
 
 RdmaHelper::RdmaHelper()
-    : m_net(nullptr)
+    : m_net(nullptr),
+      m_flowsAdded(0),
+      m_donePeriod(0)
 {
     m_nicFactory.SetTypeId("ns3::RdmaNic");
 }
@@ -138,6 +142,7 @@ RdmaHelper::AddFlow(uint32_t src,
     spec.dscp = dscp;
     spec.sport = sport;
     spec.idealFct = IdealFct(src, dst, bytes);
+    ++m_flowsAdded;
     return m_nics[src]->AddFlow(spec);
 }
 
@@ -236,6 +241,41 @@ RdmaHelper::GetActiveFlows() const
         n += nic->GetActiveFlows();
     }
     return n;
+}
+
+void
+RdmaHelper::StopWhenDone(Time notBefore, Time period, std::string progress)
+{
+    NS_ABORT_MSG_IF(!m_donePeriod.IsZero(), "RdmaHelper::StopWhenDone: called twice");
+    NS_ABORT_MSG_IF(!period.IsStrictlyPositive(), "RdmaHelper::StopWhenDone: period must be > 0");
+    m_doneNotBefore = notBefore;
+    m_donePeriod = period;
+    m_progress = progress;
+    m_lastProgress = std::chrono::steady_clock::now();
+    Simulator::Schedule(period, &RdmaHelper::CheckDone, this);
+}
+
+void
+RdmaHelper::CheckDone()
+{
+    if (Simulator::Now() > m_doneNotBefore && GetActiveFlows() == 0)
+    {
+        Simulator::Stop();
+        return;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (!m_progress.empty() && now - m_lastProgress > std::chrono::seconds(10))
+    {
+        m_lastProgress = now;
+        uint64_t finished = 0;
+        for (const RdmaFlowRecord& r : GetFlowRecords())
+        {
+            finished += r.finish.IsStrictlyPositive() ? 1 : 0;
+        }
+        std::cerr << m_progress << ": " << Simulator::Now().As(Time::MS) << " simulated, "
+                  << finished << " of " << m_flowsAdded << " flows finished" << std::endl;
+    }
+    Simulator::Schedule(m_donePeriod, &RdmaHelper::CheckDone, this);
 }
 
 void
