@@ -99,6 +99,9 @@ main(int argc, char* argv[])
 
     PfcStatsHelper stats(net);
     scenario.PrintFlows(std::cout);
+    std::cout << "drops " << stats.GetDropCount() << " (link-error "
+              << stats.GetDropCount(PfcDropReason::LINK_ERROR) << "), retransmitted "
+              << scenario.GetRdma().GetRetransmittedPackets() << "\n";
     oracle->PrintSummary(std::cout);
     scenario.WriteFct(fctFile);
     scenario.GetRdma().WriteFlowRecords(csvFile);
