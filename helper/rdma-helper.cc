@@ -53,7 +53,7 @@ RdmaHelper::Install(const PfcTopologyHelper& net)
         net.GetHost(h)->AggregateObject(nic);
         m_nics.push_back(nic);
     }
-    m_hops.assign(net.GetNHosts(), {});
+    m_parents.assign(net.GetNHosts(), {});
 }
 
 Ptr<RdmaNic>
@@ -70,17 +70,17 @@ RdmaHelper::GetNHosts() const
     return m_nics.size();
 }
 
-Time
-RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+std::vector<Ptr<PfcNetDevice>>
+RdmaHelper::PathDevices(uint32_t src, uint32_t dst) const
 {
     const tagger::Topology& topo = m_net->GetTopology();
-    std::vector<uint32_t>& hops = m_hops[src];
-    if (hops.empty())
+    std::vector<tagger::NodeId>& parent = m_parents[src];
+    tagger::NodeId start = topo.GetHosts()[src];
+    if (parent.empty())
     {
         // Breadth-first over forwarders (switches, relay servers) from the source host.
-        hops.assign(topo.GetNNodes(), tagger::kNone);
-        tagger::NodeId start = topo.GetHosts()[src];
-        hops[start] = 0;
+        parent.assign(topo.GetNNodes(), tagger::kNone);
+        parent[start] = start;
         std::deque<tagger::NodeId> queue{start};
         while (!queue.empty())
         {
@@ -92,34 +92,52 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
             }
             for (tagger::NodeId w : topo.GetNeighbors(u))
             {
-                if (hops[w] == tagger::kNone)
+                if (parent[w] == tagger::kNone)
                 {
-                    hops[w] = hops[u] + 1;
+                    parent[w] = u;
                     queue.push_back(w);
                 }
             }
         }
     }
-    uint32_t h = hops[topo.GetHosts()[dst]];
-    NS_ABORT_MSG_IF(h == tagger::kNone,
+    tagger::NodeId v = topo.GetHosts()[dst];
+    NS_ABORT_MSG_IF(parent[v] == tagger::kNone,
                     "RdmaHelper: host " << dst << " is unreachable from host " << src);
-    // A relay server: its first port stands for all (BCube ports are alike).
-    Ptr<PfcNetDevice> dev =
-        m_net->IsRelayHost(src) ? m_net->GetHostSwitch(src)->GetPort(0) : m_net->GetHostDevice(src);
-    Ptr<RdmaNic> nic = m_nics[src];
+    std::vector<Ptr<PfcNetDevice>> path;
+    for (; v != start; v = parent[v])
+    {
+        path.push_back(m_net->GetDevice(parent[v], topo.GetPortTo(parent[v], v)));
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+Time
+RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    std::vector<Ptr<PfcNetDevice>> path = PathDevices(src, dst);
     UintegerValue payloadValue;
-    nic->GetAttribute("PayloadSize", payloadValue);
+    m_nics[src]->GetAttribute("PayloadSize", payloadValue);
     uint64_t payload = payloadValue.Get();
-    const uint32_t header = RdmaNic::kRoceHeaderBytes;
+    const uint64_t header = RdmaNic::kRoceHeaderBytes + kEthernetHeaderSize;
     uint64_t packets = (bytes + payload - 1) / payload;
     uint64_t last = bytes - (packets - 1) * payload;
-    Time serial =
-        (packets - 1) * dev->GetWireTime(uint32_t(payload + header + kEthernetHeaderSize)) +
-        dev->GetWireTime(uint32_t(last + header + kEthernetHeaderSize));
-    Time first = dev->GetWireTime(
-        uint32_t(std::min<uint64_t>(bytes, payload) + header + kEthernetHeaderSize));
-    Time delay = dev->GetPfcChannel()->GetDelay();
-    return serial + (h - 1) * first + h * delay;
+    auto first = uint32_t(std::min<uint64_t>(bytes, payload) + header);
+    // The slowest hop (the first of equals) serialises the whole message;
+    // every other hop adds the first packet's store-and-forward time.
+    std::size_t slow = 0;
+    for (std::size_t i = 1; i < path.size(); ++i)
+    {
+        slow = path[i]->GetDataRate() < path[slow]->GetDataRate() ? i : slow;
+    }
+    Time ideal = (packets - 1) * path[slow]->GetWireTime(uint32_t(payload + header)) +
+                 path[slow]->GetWireTime(uint32_t(last + header));
+    for (std::size_t i = 0; i < path.size(); ++i)
+    {
+        ideal += path[i]->GetPfcChannel()->GetDelay() +
+                 (i == slow ? Time(0) : path[i]->GetWireTime(first));
+    }
+    return ideal;
 }
 
 uint32_t

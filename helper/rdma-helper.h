@@ -44,10 +44,14 @@ namespace ns3
  *   rdma.WriteFlowRecords("flows.csv");
  * \endcode
  *
- * The ideal completion time of a flow (for its slowdown) is its frames
- * serialised at the source's line rate, plus, for the first packet, one
- * store-and-forward serialisation per forwarder (switch or relay server)
- * and the propagation delay of every link on a shortest path.
+ * The ideal completion time of a flow (for its slowdown) is taken along one
+ * shortest path (the first a breadth-first search from the source finds, in
+ * neighbour order): its frames serialised at the slowest link's rate, plus,
+ * for the first packet, the store-and-forward serialisation at every other
+ * link, plus the propagation delay of every link.  With links all alike that
+ * is the frames at the line rate, one store-and-forward per forwarder
+ * (switch or relay server) and the delays; with mixed rates ECMP may send a
+ * flow along another shortest path, slower or faster.
  */
 class RdmaHelper
 {
@@ -114,15 +118,19 @@ class RdmaHelper
     static void PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>& records);
 
   private:
-    /// \param src host \param dst host \return the ideal FCT of \p bytes
+    /// \param src host \param dst host \return the ideal FCT of \p bytes (class comment)
     Time IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+    /// \param src host \param dst host \return the sending device of each hop of
+    /// the shortest path IdealFct uses (NS_FATAL_ERROR when there is none)
+    std::vector<Ptr<PfcNetDevice>> PathDevices(uint32_t src, uint32_t dst) const;
     /// StopWhenDone's check: stop now, or check again a period later.
     void CheckDone();
 
-    ObjectFactory m_nicFactory;                           //!< RdmaNic factory
-    const PfcTopologyHelper* m_net;                       //!< the network
-    std::vector<Ptr<RdmaNic>> m_nics;                     //!< per host index
-    mutable std::vector<std::vector<uint32_t>> m_hops;    //!< [src host] -> hops to each node
+    ObjectFactory m_nicFactory;       //!< RdmaNic factory
+    const PfcTopologyHelper* m_net;   //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics; //!< per host index
+    /// [src host] -> BFS parent of each node (kNone: not reached), filled on first use
+    mutable std::vector<std::vector<tagger::NodeId>> m_parents;
     uint64_t m_flowsAdded;                                //!< flows added (AddFlow)
     Time m_doneNotBefore;                                 //!< StopWhenDone's notBefore
     Time m_donePeriod;                                    //!< StopWhenDone's period

@@ -169,6 +169,19 @@ class HpccFlowsTestCase : public TestCase
         // Flow 0 is bound by its 10 Gbps first link: 20,000 bytes take at
         // least 16 us there, plus 1 + 0.5 + 3 us of propagation.
         NS_TEST_EXPECT_MSG_GT(r[0].fct, MicroSeconds(20), "flow 0's FCT");
+        // Ideal FCTs along the path: a full packet is 1000 + 44 (RoCE) + 14
+        // (Ethernet) + 4 (FCS) + 20 (preamble, gap) = 1082 bytes, 8656 bits:
+        // 866 ns at 10 Gbps, 346 at 25, 216 at 40, 87 at 100 (rounded).
+        // Flow 0 (10, 100, 25 Gbps; 1, 0.5, 3 us): 20 packets at the 10 Gbps
+        // bottleneck, the first packet once more at 100 and 25 Gbps.
+        NS_TEST_EXPECT_MSG_EQ(r[0].idealFct,
+                              NanoSeconds(20 * 866 + 87 + 346 + 4500),
+                              "flow 0's ideal FCT");
+        // Flow 1 (40, 100, 40 Gbps; 2, 0.5, 1 us): 5 packets at the first
+        // 40 Gbps link (the first of the two slowest), one at 100 and 40.
+        NS_TEST_EXPECT_MSG_EQ(r[1].idealFct,
+                              NanoSeconds(5 * 216 + 87 + 216 + 3500),
+                              "flow 1's ideal FCT");
         Simulator::Destroy();
     }
 };
