@@ -154,33 +154,6 @@ MakeFlows(WorkloadOptions& opt, uint32_t hosts)
                               TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
 }
 
-/// Stops the simulation once the arrivals are over and every flow is done.
-class DoneCheck
-{
-  public:
-    /// \param rdma the NICs \param arrivalsEnd when the last flow may arrive
-    DoneCheck(const RdmaHelper& rdma, Time arrivalsEnd)
-        : m_rdma(rdma),
-          m_arrivalsEnd(arrivalsEnd)
-    {
-    }
-
-    /// Stop now if done, else check again in 100 us.
-    void Check()
-    {
-        if (Simulator::Now() > m_arrivalsEnd && m_rdma.GetActiveFlows() == 0)
-        {
-            Simulator::Stop();
-            return;
-        }
-        Simulator::Schedule(MicroSeconds(100), &DoneCheck::Check, this);
-    }
-
-  private:
-    const RdmaHelper& m_rdma; //!< the NICs
-    Time m_arrivalsEnd;       //!< end of the arrivals
-};
-
 /**
  * Print the FCT summary and the counters; write the flow records.
  * \param opt the options \param net the network \param rdma the NICs
@@ -236,8 +209,7 @@ main(int argc, char* argv[])
     rdma.AddFlows(flows);
 
     // Stop when every flow is done (checked every 100 us) or at --stop-ms.
-    DoneCheck done(rdma, TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
-    Simulator::Schedule(MicroSeconds(100), &DoneCheck::Check, &done);
+    rdma.StopWhenDone(TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
     Simulator::Stop(TaggerCommandLine::MilliSecondsToTime(opt.stopMs));
     Simulator::Run();
     Report(opt, net, rdma);

@@ -5,10 +5,13 @@
 #include "pfc-topology-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/error-model.h"
+#include "ns3/fatal-error.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -33,6 +36,76 @@ PfcRouteHelper&
 PfcTopologyHelper::GetRouteHelper()
 {
     return m_routes;
+}
+
+void
+PfcTopologyHelper::SetLinkProperties(const std::vector<PfcLinkProperties>& links)
+{
+    NS_ABORT_MSG_IF(m_built, "PfcTopologyHelper::SetLinkProperties: call it before Build()");
+    const std::size_t n = m_topo.GetLinks().size();
+    if (links.size() != n)
+    {
+        NS_FATAL_ERROR("PfcTopologyHelper::SetLinkProperties: "
+                       << links.size() << " link properties for " << n << " topology links");
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const PfcLinkProperties& p = links[i];
+        if (p.rate.GetBitRate() == 0 || p.delay.IsStrictlyNegative() || !(p.errorRate >= 0) ||
+            !(p.errorRate <= 1))
+        {
+            NS_FATAL_ERROR("PfcTopologyHelper::SetLinkProperties: link "
+                           << i << " (" << m_topo.GetNode(m_topo.GetLinks()[i].a.node).name << "-"
+                           << m_topo.GetNode(m_topo.GetLinks()[i].b.node).name << "): rate "
+                           << p.rate << ", delay " << p.delay << ", error rate " << p.errorRate
+                           << " (need a rate > 0, a delay >= 0, an error rate "
+                           << "in [0, 1])");
+        }
+    }
+    m_links = links;
+}
+
+std::vector<PfcLinkProperties>
+PfcTopologyHelper::GetLinkProperties() const
+{
+    NS_ABORT_MSG_IF(!m_built, "PfcTopologyHelper::GetLinkProperties: call it after Build()");
+    std::vector<PfcLinkProperties> links;
+    for (uint32_t i = 0; i < m_topo.GetLinks().size(); ++i)
+    {
+        const tagger::TopoLink& link = m_topo.GetLinks()[i];
+        Ptr<PfcNetDevice> dev = GetDevice(link.a.node, link.a.port);
+        PfcLinkProperties p;
+        p.rate = dev->GetDataRate();
+        p.delay = dev->GetPfcChannel()->GetDelay();
+        p.errorRate = m_links.empty() ? 0 : m_links[i].errorRate;
+        links.push_back(p);
+    }
+    return links;
+}
+
+void
+PfcTopologyHelper::ApplyLinkProperties(uint32_t i, const NetDeviceContainer& devices) const
+{
+    if (m_links.empty())
+    {
+        return;
+    }
+    const PfcLinkProperties& p = m_links[i];
+    for (uint32_t end = 0; end < 2; ++end)
+    {
+        Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>(devices.Get(end));
+        dev->SetAttribute("DataRate", DataRateValue(p.rate));
+        if (p.errorRate > 0)
+        {
+            Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+            loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            loss->SetRate(p.errorRate);
+            dev->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+        }
+    }
+    DynamicCast<PfcNetDevice>(devices.Get(0))
+        ->GetPfcChannel()
+        ->SetAttribute("Delay", TimeValue(p.delay));
 }
 
 void
@@ -67,10 +140,12 @@ PfcTopologyHelper::CreateDevices()
         }
     }
     // One channel per link; ports join their switch afterwards, in port order.
-    for (const tagger::TopoLink& link : m_topo.GetLinks())
+    for (uint32_t i = 0; i < m_topo.GetLinks().size(); ++i)
     {
+        const tagger::TopoLink& link = m_topo.GetLinks()[i];
         NetDeviceContainer d =
             m_pfc.Connect(m_nodes.Get(link.a.node), m_nodes.Get(link.b.node), false);
+        ApplyLinkProperties(i, d);
         m_devices[m_topo.GetPortIndex(link.a.node, link.a.port)] =
             DynamicCast<PfcNetDevice>(d.Get(0));
         m_devices[m_topo.GetPortIndex(link.b.node, link.b.port)] =

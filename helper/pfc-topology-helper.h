@@ -10,8 +10,10 @@
 #include "pfc-helper.h"
 #include "pfc-route-helper.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/tagger-topology.h"
 
@@ -29,6 +31,22 @@ namespace ns3
 
 /**
  * \ingroup tagger
+ * The physical properties of one link of a PfcTopologyHelper network: the
+ * same in both directions (HPCC-family topology files describe links so;
+ * tagger::HpccLink converts with HpccScenarioHelper::ToLinkProperties).
+ */
+struct PfcLinkProperties
+{
+    DataRate rate{"40Gbps"};     //!< the DataRate of both devices (bits/s, > 0)
+    Time delay{MicroSeconds(1)}; //!< the channel's one-way propagation Delay (>= 0)
+    /// Probability (0..1) that a data frame is lost, at each receiving end
+    /// (a RateErrorModel per device, packet unit; lost frames are dropped
+    /// with reason LINK_ERROR; PFC frames are never lost).
+    double errorRate{0};
+};
+
+/**
+ * \ingroup tagger
  * Builds the ns-3 network of a tagger::Topology (the algorithm library's
  * graph, so every generator there - Clos, FatTree, Jellyfish, F10 - and
  * JSON/GraphML files give a network): one ns-3 node per topology node, a
@@ -40,6 +58,9 @@ namespace ns3
  * paths and log lines say "L2" and "port3" as the rules file does.  Names
  * is cleared at Simulator::Destroy (it holds the nodes, and so their open
  * pcap files), and when a name is already taken by an earlier network.
+ *
+ * Links get the PfcHelper's device and channel attributes, unless
+ * SetLinkProperties gave each link its own rate, delay and error rate.
  *
  * The routes are the network's PfcRouteHelper (GetRouteHelper(): link
  * failures, pinned paths, bad routes); PfcStatsHelper sums the counters of
@@ -79,6 +100,28 @@ class PfcTopologyHelper
     PfcHelper& GetPfcHelper();
     /// \return the routes of this network (failures, pinned paths, bad routes)
     PfcRouteHelper& GetRouteHelper();
+
+    /**
+     * Give every link its own properties (call before Build()): link i of
+     * the topology (GetTopology().GetLinks()[i]) gets links[i] - the
+     * DataRate of both devices, the Delay of the channel and, for an error
+     * rate above 0, a RateErrorModel (packet unit) as the ReceiveErrorModel
+     * of each device, drawing independently.  These override the PfcHelper's
+     * DataRate and Delay attributes; other attributes still come from it.
+     * Without this call every link has the PfcHelper's attributes.
+     * NS_FATAL_ERROR when links does not hold one entry per topology link,
+     * a rate is 0, a delay negative or an error rate outside [0, 1].
+     * \param links one per topology link, in topology link order
+     */
+    void SetLinkProperties(const std::vector<PfcLinkProperties>& links);
+
+    /**
+     * The properties of every link as built (after Build()): the a-end
+     * device's DataRate, the channel's Delay, the error rate given to
+     * SetLinkProperties (0 without it).
+     * \return one per topology link, in topology link order
+     */
+    std::vector<PfcLinkProperties> GetLinkProperties() const;
 
     /// Create everything, then install the ECMP routes (GetRouteHelper().PopulateRoutes()).
     /// Call once.
@@ -128,11 +171,14 @@ class PfcTopologyHelper
     void AddNames();
     /// Hosts: Internet stack, one address each, mq traffic control.
     void InstallHosts();
+    /// Apply link \p i's SetLinkProperties entry. \param i link \param devices its two devices
+    void ApplyLinkProperties(uint32_t i, const NetDeviceContainer& devices) const;
 
     tagger::Topology m_topo;                         //!< the topology
     PfcRouteHelper m_routes;                         //!< the routes
     PfcHelper m_pfc;                                 //!< device factory
     bool m_built;                                    //!< Build() ran
+    std::vector<PfcLinkProperties> m_links;          //!< per link (empty: the PfcHelper's)
     NodeContainer m_nodes;                           //!< one per topology node
     std::vector<tagger::NodeId> m_hosts;             //!< host ids in order
     std::vector<Ipv4Address> m_hostAddress;          //!< per host index

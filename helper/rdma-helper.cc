@@ -6,12 +6,14 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <deque>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 
 namespace ns3
 {
@@ -19,7 +21,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaHelper");
 
 RdmaHelper::RdmaHelper()
-    : m_net(nullptr)
+    : m_net(nullptr),
+      m_flowsAdded(0),
+      m_donePeriod(0)
 {
     m_nicFactory.SetTypeId("ns3::RdmaNic");
 }
@@ -49,7 +53,7 @@ RdmaHelper::Install(const PfcTopologyHelper& net)
         net.GetHost(h)->AggregateObject(nic);
         m_nics.push_back(nic);
     }
-    m_hops.assign(net.GetNHosts(), {});
+    m_parents.assign(net.GetNHosts(), {});
 }
 
 Ptr<RdmaNic>
@@ -66,17 +70,17 @@ RdmaHelper::GetNHosts() const
     return m_nics.size();
 }
 
-Time
-RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+std::vector<Ptr<PfcNetDevice>>
+RdmaHelper::PathDevices(uint32_t src, uint32_t dst) const
 {
     const tagger::Topology& topo = m_net->GetTopology();
-    std::vector<uint32_t>& hops = m_hops[src];
-    if (hops.empty())
+    std::vector<tagger::NodeId>& parent = m_parents[src];
+    tagger::NodeId start = topo.GetHosts()[src];
+    if (parent.empty())
     {
         // Breadth-first over forwarders (switches, relay servers) from the source host.
-        hops.assign(topo.GetNNodes(), tagger::kNone);
-        tagger::NodeId start = topo.GetHosts()[src];
-        hops[start] = 0;
+        parent.assign(topo.GetNNodes(), tagger::kNone);
+        parent[start] = start;
         std::deque<tagger::NodeId> queue{start};
         while (!queue.empty())
         {
@@ -88,34 +92,52 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
             }
             for (tagger::NodeId w : topo.GetNeighbors(u))
             {
-                if (hops[w] == tagger::kNone)
+                if (parent[w] == tagger::kNone)
                 {
-                    hops[w] = hops[u] + 1;
+                    parent[w] = u;
                     queue.push_back(w);
                 }
             }
         }
     }
-    uint32_t h = hops[topo.GetHosts()[dst]];
-    NS_ABORT_MSG_IF(h == tagger::kNone,
+    tagger::NodeId v = topo.GetHosts()[dst];
+    NS_ABORT_MSG_IF(parent[v] == tagger::kNone,
                     "RdmaHelper: host " << dst << " is unreachable from host " << src);
-    // A relay server: its first port stands for all (BCube ports are alike).
-    Ptr<PfcNetDevice> dev =
-        m_net->IsRelayHost(src) ? m_net->GetHostSwitch(src)->GetPort(0) : m_net->GetHostDevice(src);
-    Ptr<RdmaNic> nic = m_nics[src];
+    std::vector<Ptr<PfcNetDevice>> path;
+    for (; v != start; v = parent[v])
+    {
+        path.push_back(m_net->GetDevice(parent[v], topo.GetPortTo(parent[v], v)));
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+Time
+RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    std::vector<Ptr<PfcNetDevice>> path = PathDevices(src, dst);
     UintegerValue payloadValue;
-    nic->GetAttribute("PayloadSize", payloadValue);
+    m_nics[src]->GetAttribute("PayloadSize", payloadValue);
     uint64_t payload = payloadValue.Get();
-    const uint32_t header = RdmaNic::kRoceHeaderBytes;
+    const uint64_t header = RdmaNic::kRoceHeaderBytes + kEthernetHeaderSize;
     uint64_t packets = (bytes + payload - 1) / payload;
     uint64_t last = bytes - (packets - 1) * payload;
-    Time serial =
-        (packets - 1) * dev->GetWireTime(uint32_t(payload + header + kEthernetHeaderSize)) +
-        dev->GetWireTime(uint32_t(last + header + kEthernetHeaderSize));
-    Time first = dev->GetWireTime(
-        uint32_t(std::min<uint64_t>(bytes, payload) + header + kEthernetHeaderSize));
-    Time delay = dev->GetPfcChannel()->GetDelay();
-    return serial + (h - 1) * first + h * delay;
+    auto first = uint32_t(std::min<uint64_t>(bytes, payload) + header);
+    // The slowest hop (the first of equals) serialises the whole message;
+    // every other hop adds the first packet's store-and-forward time.
+    std::size_t slow = 0;
+    for (std::size_t i = 1; i < path.size(); ++i)
+    {
+        slow = path[i]->GetDataRate() < path[slow]->GetDataRate() ? i : slow;
+    }
+    Time ideal = (packets - 1) * path[slow]->GetWireTime(uint32_t(payload + header)) +
+                 path[slow]->GetWireTime(uint32_t(last + header));
+    for (std::size_t i = 0; i < path.size(); ++i)
+    {
+        ideal += path[i]->GetPfcChannel()->GetDelay() +
+                 (i == slow ? Time(0) : path[i]->GetWireTime(first));
+    }
+    return ideal;
 }
 
 uint32_t
@@ -138,6 +160,7 @@ RdmaHelper::AddFlow(uint32_t src,
     spec.dscp = dscp;
     spec.sport = sport;
     spec.idealFct = IdealFct(src, dst, bytes);
+    ++m_flowsAdded;
     return m_nics[src]->AddFlow(spec);
 }
 
@@ -236,6 +259,41 @@ RdmaHelper::GetActiveFlows() const
         n += nic->GetActiveFlows();
     }
     return n;
+}
+
+void
+RdmaHelper::StopWhenDone(Time notBefore, Time period, std::string progress)
+{
+    NS_ABORT_MSG_IF(!m_donePeriod.IsZero(), "RdmaHelper::StopWhenDone: called twice");
+    NS_ABORT_MSG_IF(!period.IsStrictlyPositive(), "RdmaHelper::StopWhenDone: period must be > 0");
+    m_doneNotBefore = notBefore;
+    m_donePeriod = period;
+    m_progress = progress;
+    m_lastProgress = std::chrono::steady_clock::now();
+    Simulator::Schedule(period, &RdmaHelper::CheckDone, this);
+}
+
+void
+RdmaHelper::CheckDone()
+{
+    if (Simulator::Now() > m_doneNotBefore && GetActiveFlows() == 0)
+    {
+        Simulator::Stop();
+        return;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (!m_progress.empty() && now - m_lastProgress > std::chrono::seconds(10))
+    {
+        m_lastProgress = now;
+        uint64_t finished = 0;
+        for (const RdmaFlowRecord& r : GetFlowRecords())
+        {
+            finished += r.finish.IsStrictlyPositive() ? 1 : 0;
+        }
+        std::cerr << m_progress << ": " << Simulator::Now().As(Time::MS) << " simulated, "
+                  << finished << " of " << m_flowsAdded << " flows finished" << std::endl;
+    }
+    Simulator::Schedule(m_donePeriod, &RdmaHelper::CheckDone, this);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-workload.h"
 
+#include <chrono>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -43,10 +44,14 @@ namespace ns3
  *   rdma.WriteFlowRecords("flows.csv");
  * \endcode
  *
- * The ideal completion time of a flow (for its slowdown) is its frames
- * serialised at the source's line rate, plus, for the first packet, one
- * store-and-forward serialisation per forwarder (switch or relay server)
- * and the propagation delay of every link on a shortest path.
+ * The ideal completion time of a flow (for its slowdown) is taken along one
+ * shortest path (the first a breadth-first search from the source finds, in
+ * neighbour order): its frames serialised at the slowest link's rate, plus,
+ * for the first packet, the store-and-forward serialisation at every other
+ * link, plus the propagation delay of every link.  With links all alike that
+ * is the frames at the line rate, one store-and-forward per forwarder
+ * (switch or relay server) and the delays; with mixed rates ECMP may send a
+ * flow along another shortest path, slower or faster.
  */
 class RdmaHelper
 {
@@ -91,7 +96,19 @@ class RdmaHelper
     uint64_t GetTimeouts() const;             //!< \return over all NICs
     uint64_t GetCnps() const;                 //!< \return CNPs received, over all NICs
     uint64_t GetBytesDelivered() const;       //!< \return in-order payload bytes, all NICs
-    uint32_t GetActiveFlows() const;          //!< \return flows not finished
+    uint32_t GetActiveFlows() const;          //!< \return flows started and not finished
+
+    /**
+     * Stop the simulation once \p notBefore has passed and no flow is
+     * active (GetActiveFlows() == 0), checked every \p period from now on:
+     * pass the start time of the last flow as \p notBefore.  Call once.
+     * \param notBefore no stop before this time (absolute)
+     * \param period how often to check (simulated time, > 0)
+     * \param progress if not empty, the first word of a progress line on
+     *        stderr (simulated time, flows finished of added) at most every
+     *        10 s of wall-clock time
+     */
+    void StopWhenDone(Time notBefore, Time period = MicroSeconds(100), std::string progress = "");
 
     /**
      * Print completed / total flows and FCT and slowdown statistics (mean,
@@ -101,13 +118,24 @@ class RdmaHelper
     static void PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>& records);
 
   private:
-    /// \param src host \param dst host \return the ideal FCT of \p bytes
+    /// \param src host \param dst host \return the ideal FCT of \p bytes (class comment)
     Time IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+    /// \param src host \param dst host \return the sending device of each hop of
+    /// the shortest path IdealFct uses (NS_FATAL_ERROR when there is none)
+    std::vector<Ptr<PfcNetDevice>> PathDevices(uint32_t src, uint32_t dst) const;
+    /// StopWhenDone's check: stop now, or check again a period later.
+    void CheckDone();
 
-    ObjectFactory m_nicFactory;                        //!< RdmaNic factory
-    const PfcTopologyHelper* m_net;                    //!< the network
-    std::vector<Ptr<RdmaNic>> m_nics;                  //!< per host index
-    mutable std::vector<std::vector<uint32_t>> m_hops; //!< [src host] -> hops to each node
+    ObjectFactory m_nicFactory;       //!< RdmaNic factory
+    const PfcTopologyHelper* m_net;   //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics; //!< per host index
+    /// [src host] -> BFS parent of each node (kNone: not reached), filled on first use
+    mutable std::vector<std::vector<tagger::NodeId>> m_parents;
+    uint64_t m_flowsAdded;                                //!< flows added (AddFlow)
+    Time m_doneNotBefore;                                 //!< StopWhenDone's notBefore
+    Time m_donePeriod;                                    //!< StopWhenDone's period
+    std::string m_progress;                               //!< StopWhenDone's progress label
+    std::chrono::steady_clock::time_point m_lastProgress; //!< last progress line (wall clock)
 };
 
 } // namespace ns3

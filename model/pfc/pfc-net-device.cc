@@ -133,6 +133,12 @@ PfcNetDevice::GetTypeId()
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&PfcNetDevice::m_ecnPmax),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("ReceiveErrorModel",
+                          "Loses received data frames (each dropped with reason link-error); "
+                          "PFC frames are never lost.  None by default.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
             .AddTraceSource("MacTx",
                             "A frame was handed to the device for transmission.",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
@@ -255,6 +261,7 @@ PfcNetDevice::DoDispose()
     m_switchPfc = SwitchPfcCallback();
     m_source = TransmitSourceCallback();
     m_receiveHook = ReceiveHookCallback();
+    m_receiveErrorModel = nullptr;
     m_ecnRandom = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -537,6 +544,22 @@ PfcNetDevice::DropEntry(const PfcQueueEntry& entry, PfcDropReason reason)
     m_dropTrace(entry.frame, reason);
 }
 
+bool
+PfcNetDevice::DropIfLostOnLink(Ptr<Packet> frame)
+{
+    EthernetDot1qHeader eth;
+    frame->PeekHeader(eth);
+    if (eth.GetEtherType() == kEtherTypeMacControl || !m_receiveErrorModel->IsCorrupt(frame))
+    {
+        return false;
+    }
+    PfcQueueEntry entry;
+    entry.frame = frame;
+    entry.bytes = frame->GetSize();
+    DropEntry(entry, PfcDropReason::LINK_ERROR);
+    return true;
+}
+
 // ---------------------------------------------------------------------------
 // Hosts
 // ---------------------------------------------------------------------------
@@ -629,6 +652,10 @@ void
 PfcNetDevice::Receive(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
+    if (m_receiveErrorModel && DropIfLostOnLink(frame))
+    {
+        return;
+    }
     FireTrace(m_phyRxEndTrace, frame);
     FireTrace(m_snifferTrace, frame);
     FireTrace(m_promiscSnifferTrace, frame);

@@ -13,6 +13,7 @@
 #include "pfc-types.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/error-model.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -82,6 +83,10 @@ struct PfcQueueEntry
  *   HostQueueLimit, so that traffic control holds the packets.
  * - As a switch port (PfcSwitchNetDevice::AddPort) received frames go to the
  *   switch and the switch enqueues frames with EnqueueFromSwitch().
+ * - A ReceiveErrorModel (none by default) loses received data frames before
+ *   anything sees them (no sniffer, no switch, no host): each is dropped
+ *   with reason LINK_ERROR.  PFC frames are never lost (their loss would be
+ *   a loss that no drop counter shows).
  */
 class PfcNetDevice : public NetDevice
 {
@@ -343,6 +348,9 @@ class PfcNetDevice : public NetDevice
     void UpdateHostTxQueue(uint8_t cls);
     /// Drop a data frame. \param entry the frame \param reason why
     void DropEntry(const PfcQueueEntry& entry, PfcDropReason reason);
+    /// Drop a received data frame if the ReceiveErrorModel loses it.
+    /// \param frame the frame (Ethernet header on) \return whether it was dropped
+    bool DropIfLostOnLink(Ptr<Packet> frame);
     /// \return the PFC pause refresh period in effect
     Time GetRefreshPeriod() const;
 
@@ -362,6 +370,7 @@ class PfcNetDevice : public NetDevice
     Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions
     TransmitSourceCallback m_source;        //!< host transmit source
     ReceiveHookCallback m_receiveHook;      //!< host receive hook
+    Ptr<ErrorModel> m_receiveErrorModel;    //!< ReceiveErrorModel (nullptr: no loss)
 
     // Wiring
     Ptr<Node> m_node;                                    //!< the node

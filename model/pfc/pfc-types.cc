@@ -32,6 +32,8 @@ PfcDropReasonName(PfcDropReason reason)
         return "pfc-watchdog";
     case PfcDropReason::RX_BUFFER_OVERFLOW:
         return "rx-buffer-overflow";
+    case PfcDropReason::LINK_ERROR:
+        return "link-error";
     case PfcDropReason::COUNT:
         break;
     }

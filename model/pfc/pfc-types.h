@@ -39,6 +39,7 @@ enum class PfcDropReason : uint8_t
     ITSY_RECOVERY,         //!< flushed from a deadlocked queue by ITSY's recovery (break)
     PFC_WATCHDOG,          //!< flushed or dropped by the PFC watchdog (a queue paused too long)
     RX_BUFFER_OVERFLOW,    //!< a host NIC's receive buffer was full (RdmaRxBuffer)
+    LINK_ERROR,            //!< lost on the link: the receiving device's ReceiveErrorModel
     COUNT                  //!< number of reasons (not a reason)
 };
 

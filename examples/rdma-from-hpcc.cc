@@ -1,0 +1,138 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * rdma-from-hpcc: an HPCC-family topology file and flow file (HPCC, ConWeave,
+ * ns3-datacenter) run on this module's PFC switches and RoCEv2 NICs.
+ *
+ * Links keep the file's rate, delay and error rate; priority p is class p
+ * (DSCP 8p; classes 1..7 lossless); PFC, DCQCN, the MMU and the deadlock
+ * oracle run as in rdma-incast (--ns3::RdmaNic::AckInterval=4 and the like
+ * set attributes).  Start times are absolute; the run ends when every flow
+ * is done or at --stop-ms.  Prints per-flow FCTs, writes FCTs in HPCC's
+ * layout (--fct), flow records (--csv), the network and flows in the HPCC
+ * formats (--export=DIR: DIR/topology.txt, DIR/flow.txt) and ends with
+ *   RESULT flows=<n> completed=<n> lossless_drops=<n> pauses=<n> last_fct_us=<x>
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/hpcc-scenario-helper.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-deadlock-oracle.h"
+#include "ns3/pfc-stats-helper.h"
+#include "ns3/tagger-command-line.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The command line and the files it names.
+struct HpccOptions
+{
+    std::string topologyFile;            //!< --topology-file (default: the k = 4 fat tree of data/)
+    std::string flowFile;                //!< --flow-file (default: the 15-to-1 incast of data/)
+    double stopMs = 3000;                //!< --stop-ms
+    bool pfc = true;                     //!< --pfc
+    bool dcqcn = true;                   //!< --dcqcn
+    std::string fct;                     //!< --fct
+    std::string csv;                     //!< --csv
+    std::string exportDir;               //!< --export
+    std::ofstream fctFile;               //!< the --fct file (/dev/null without one)
+    std::ofstream csvFile;               //!< the --csv file (/dev/null without one)
+    tagger::HpccTopology topology;       //!< the topology file read
+    std::vector<tagger::HpccFlow> flows; //!< the flow file read
+    TaggerCommandLine cmd{"rdma-from-hpcc", __FILE__}; //!< the checked command line
+
+    /// Parse the flags, open the outputs, read the files (exit code 2 on a fault).
+    /// \param argc count \param argv values
+    void Parse(int argc, char* argv[])
+    {
+        cmd.AddInputFile("topology-file",
+                         "HPCC topology file (default: data/ fat tree)",
+                         topologyFile);
+        cmd.AddInputFile("flow-file", "HPCC flow file (default: data/ incast)", flowFile);
+        cmd.AddMilliSeconds("stop-ms", "simulated time limit (ms from 0)", stopMs, 0.001);
+        cmd.AddBool("pfc", "PFC on (classes 1..7 lossless) or off (every class lossy)", pfc);
+        cmd.AddBool("dcqcn", "DCQCN congestion control on or off (line rate)", dcqcn);
+        cmd.AddOutputFile("fct", "FCT file in HPCC's layout", fct);
+        cmd.AddOutputFile("csv", "flow records file (this module's columns)", csv);
+        cmd.AddOutputPrefix("export",
+                            "directory for topology.txt, flow.txt",
+                            exportDir,
+                            {"/topology.txt", "/flow.txt"});
+        cmd.Parse(argc, argv);
+        cmd.OpenOutput("fct", fct.empty() ? "/dev/null" : fct, fctFile);
+        cmd.OpenOutput("csv", csv.empty() ? "/dev/null" : csv, csvFile);
+        topologyFile =
+            topologyFile.empty() ? FindTaggerDataFile("hpcc-fat-tree-k4.txt") : topologyFile;
+        flowFile = flowFile.empty() ? FindTaggerDataFile("hpcc-incast-flows.txt") : flowFile;
+        std::string flag = "topology-file"; // the file being read
+        try
+        {
+            topology = HpccScenarioHelper::ReadTopologyFile(topologyFile);
+            flag = "flow-file";
+            flows = HpccScenarioHelper::ReadFlowFile(flowFile, topology);
+        }
+        catch (const tagger::TaggerError& e)
+        {
+            cmd.Fail(flag, flag == "flow-file" ? flowFile : topologyFile, e.what());
+        }
+    }
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    HpccOptions opt;
+    opt.Parse(argc, argv);
+    HpccScenarioHelper scenario(opt.topology, opt.flows);
+    if (!opt.pfc)
+    {
+        scenario.GetNetwork().GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
+    }
+    scenario.GetRdma().SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
+    scenario.Build();
+    PfcTopologyHelper& net = scenario.GetNetwork();
+    std::cout << "rdma-from-hpcc: " << opt.topologyFile << " (" << net.GetNHosts() << " hosts, "
+              << net.GetSwitches().GetN() << " switches), " << opt.flowFile << " ("
+              << opt.flows.size() << " flows), PFC " << (opt.pfc ? "on" : "off") << ", DCQCN "
+              << (opt.dcqcn ? "on" : "off") << ", stop at " << opt.stopMs << " ms" << std::endl;
+    if (!opt.exportDir.empty())
+    {
+        scenario.Export(opt.exportDir);
+    }
+
+    // The oracle watches from the first start on; the run ends when every flow is done.
+    Time stop = TaggerCommandLine::MilliSecondsToTime(opt.stopMs);
+    Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
+    oracle->AddSwitches(net.GetSwitches());
+    oracle->Start(std::min(scenario.GetFirstStart(), stop), stop);
+    scenario.GetRdma().StopWhenDone(scenario.GetLastStart(), MicroSeconds(100), "rdma-from-hpcc");
+    Simulator::Stop(stop);
+    Simulator::Run();
+
+    PfcStatsHelper stats(net);
+    scenario.PrintFlows(std::cout);
+    std::cout << "drops " << stats.GetDropCount() << " (link-error "
+              << stats.GetDropCount(PfcDropReason::LINK_ERROR) << "), retransmitted "
+              << scenario.GetRdma().GetRetransmittedPackets() << "\n";
+    oracle->PrintSummary(std::cout);
+    scenario.WriteFct(opt.fctFile);
+    scenario.GetRdma().WriteFlowRecords(opt.csvFile);
+    opt.cmd.CloseOutput("fct", opt.fct, opt.fctFile);
+    opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
+    std::cout << "RESULT flows=" << opt.flows.size()
+              << " completed=" << scenario.GetCompletedFlows()
+              << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+              << " pauses=" << stats.GetPauseCount() << " last_fct_us=" << std::fixed
+              << std::setprecision(3) << scenario.GetLastFct().GetNanoSeconds() / 1000.0
+              << std::endl;
+    Simulator::Destroy();
+    return 0;
+}
