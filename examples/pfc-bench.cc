@@ -48,10 +48,14 @@
  * and the peak resident set (VmHWM of /proc/self/status), then
  *   RESULT scenario=<A|B> k=<k> ... events_per_cpu_s=<x> peak_rss_mb=<m>
  * and, after both children, the ratio of their event rates (A's over B's).
+ * --export=DIR (with --mode=A or B) also writes the scenario's network and
+ * flows in the HPCC-family formats (DIR/topology.txt, DIR/flow.txt), so the
+ * same scenario can be run in those simulators (doc/tagger-hpcc-input.rst).
  */
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/hpcc-scenario-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-stats-helper.h"
@@ -499,9 +503,10 @@ MakeRandomScenario(uint32_t k, uint32_t flows, uint64_t bytes, double ms, uint32
  * events, event rate, flows completed and peak memory, ending with
  *   RESULT scenario=<A|B> k=<k> ... events_per_cpu_s=<x> peak_rss_mb=<m>
  * \param s the scenario \param cfg --rate and --delay
+ * \param exportDir if not empty, write the scenario there in the HPCC formats
  */
 void
-RunScenario(const Scenario& s, const BenchConfig& cfg)
+RunScenario(const Scenario& s, const BenchConfig& cfg, const std::string& exportDir)
 {
     double rss0 = ProcStatusMb("VmRSS");
     double b0 = WallNow();
@@ -515,6 +520,13 @@ RunScenario(const Scenario& s, const BenchConfig& cfg)
     rdma.AddFlows(s.flows);
     double buildWall = WallNow() - b0;
     double buildCpu = CpuNow() - c0;
+    if (!exportDir.empty())
+    {
+        HpccScenarioHelper::ExportScenario(exportDir,
+                                           net,
+                                           HpccScenarioHelper::ToHpccFlows(net, s.flows));
+        std::cout << "exported to " << exportDir << "/topology.txt and flow.txt\n";
+    }
     double rssBuilt = ProcStatusMb("VmRSS");
 
     PhaseResult r;
@@ -619,6 +631,7 @@ struct BenchOptions
     double stopMs = 0;                            //!< --stop-ms (0: the mode's)
     uint32_t flows = 1000;                        //!< --flows (scenario B)
     bool scenarios = true;                        //!< --scenarios
+    std::string exportDir;                        //!< --export
     TaggerCommandLine cmd{"pfc-bench", __FILE__}; //!< the checked command line
 
     /// Parse and check the options (exit code 2 on a bad value).
@@ -682,8 +695,17 @@ BenchOptions::Parse(int argc, char* argv[])
     cmd.AddBool("scenarios",
                 "after the speed phases, run scenarios A and B (each a child process)",
                 scenarios);
+    cmd.AddOutputPrefix("export",
+                        "with --mode=A or B: directory to write the scenario to in the HPCC "
+                        "formats (topology.txt, flow.txt)",
+                        exportDir,
+                        {"/topology.txt", "/flow.txt"});
     cmd.Parse(argc, argv);
 
+    if (!exportDir.empty() && mode != "A" && mode != "B")
+    {
+        cmd.Fail("export", exportDir, "needs --mode=A or --mode=B");
+    }
     if (k % 2)
     {
         cmd.Fail("k", std::to_string(k), "must be even");
@@ -833,7 +855,7 @@ main(int argc, char* argv[])
     opt.Parse(argc, argv);
     if (opt.mode == "A" || opt.mode == "B")
     {
-        RunScenario(opt.GetScenario(), opt.cfg);
+        RunScenario(opt.GetScenario(), opt.cfg, opt.exportDir);
         return 0;
     }
     RunSpeed(opt);
