@@ -541,6 +541,11 @@ RunScenario(const Scenario& s, const BenchConfig& cfg, const std::string& export
     }
     PfcStatsHelper stats(net);
     const uint32_t switches = net.GetSwitches().GetN();
+    uint64_t forwarded = 0;
+    for (uint32_t i = 0; i < switches; ++i)
+    {
+        forwarded += PfcHelper::GetSwitch(net.GetSwitches().Get(i))->GetForwardedCount();
+    }
     std::cout << std::fixed << std::setprecision(3) << "scenario " << s.name
               << ": fat tree k=" << s.k << " (" << net.GetNHosts() << " hosts, " << switches
               << " switches), " << s.flows.size() << " RDMA flows of " << s.flows.front().bytes
@@ -548,17 +553,21 @@ RunScenario(const Scenario& s, const BenchConfig& cfg, const std::string& export
               << " ms simulated\n"
               << "  build " << buildWall << " s wall (" << buildCpu << " s CPU); run " << r.wall
               << " s wall, " << r.cpu << " s CPU, " << r.events << " events ("
-              << std::setprecision(0) << r.events / std::max(r.cpu, 1e-9)
-              << " per CPU s)\n  flows completed " << completed << "/" << s.flows.size()
-              << ", last finish " << std::setprecision(3) << lastFct.GetMicroSeconds() / 1.0
-              << " us, pauses " << stats.GetPauseCount() << ", drops " << stats.GetDropCount()
-              << "\n"
+              << std::setprecision(0) << r.events / std::max(r.cpu, 1e-9) << " per CPU s); "
+              << forwarded << " frames forwarded by switches, " << std::setprecision(0)
+              << r.cpu * 1e9 / std::max<uint64_t>(forwarded, 1)
+              << " ns of CPU per forwarded frame\n  flows completed " << completed << "/"
+              << s.flows.size() << ", last finish " << std::setprecision(3)
+              << lastFct.GetMicroSeconds() / 1.0 << " us, pauses " << stats.GetPauseCount()
+              << ", drops " << stats.GetDropCount() << "\n"
               << std::setprecision(1) << "  RSS at start " << rss0 << " MiB, after build "
               << rssBuilt << " MiB, peak (VmHWM) " << peak << " MiB\n"
               << std::setprecision(3) << "RESULT scenario=" << s.name << " k=" << s.k
               << " flows=" << s.flows.size() << " completed=" << completed
               << " build_s=" << buildWall << " run_cpu_s=" << r.cpu
               << " total_cpu_s=" << buildCpu + r.cpu << " events=" << r.events
+              << " forwarded=" << forwarded << std::setprecision(0)
+              << " ns_per_forwarded=" << r.cpu * 1e9 / std::max<uint64_t>(forwarded, 1)
               << std::setprecision(0) << " events_per_cpu_s=" << r.events / std::max(r.cpu, 1e-9)
               << std::setprecision(1) << " peak_rss_mb=" << peak << std::endl;
     Simulator::Destroy();

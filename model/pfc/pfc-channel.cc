@@ -39,6 +39,7 @@ PfcChannel::GetTypeId()
 
 PfcChannel::PfcChannel()
     : m_delay(MicroSeconds(1)),
+      m_context{Simulator::NO_CONTEXT, Simulator::NO_CONTEXT},
       m_nDevices(0),
       m_up(true),
       m_epoch(0)
@@ -64,7 +65,11 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src
         return false;
     }
     uint8_t to = m_device[0] == src ? 1 : 0;
-    Simulator::ScheduleWithContext(m_device[to]->GetNodeContext(),
+    if (m_context[to] == Simulator::NO_CONTEXT)
+    {
+        m_context[to] = m_device[to]->GetNodeContext(); // once on its node
+    }
+    Simulator::ScheduleWithContext(m_context[to],
                                    txTime + m_delay,
                                    &PfcChannel::Deliver,
                                    this,

@@ -85,6 +85,7 @@ class PfcChannel : public Channel
 
     Time m_delay;                                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2];                 //!< the two ends
+    uint32_t m_context[2];                         //!< their node ids (NO_CONTEXT: not known yet)
     std::size_t m_nDevices;                        //!< attached devices
     bool m_up;                                     //!< link state
     uint64_t m_epoch;                              //!< incremented when the link goes down
