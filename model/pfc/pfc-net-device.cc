@@ -202,6 +202,7 @@ PfcNetDevice::PfcNetDevice()
       m_linkUp(false),
       m_switchPort(kPfcNoPort),
       m_peerMacKnown(false),
+      m_backlog(0),
       m_busy(false),
       m_pausePaddingSet(0),
       m_pfcTx(0),
@@ -249,6 +250,7 @@ PfcNetDevice::DoDispose()
         m_pauseExpiry[c].Cancel();
         m_refreshEvent[c].Cancel();
         m_queues[c].clear();
+        m_backlog = 0;
     }
     m_controlQueue.clear();
     m_onWire = nullptr;
@@ -389,7 +391,7 @@ PfcNetDevice::TryTransmit()
         Time now = Simulator::Now();
         for (uint8_t c = 0; c < kPfcClasses; ++c)
         {
-            if (!m_queues[c].empty() && m_pausedUntil[c] <= now)
+            if ((m_backlog >> c) & 1 && m_pausedUntil[c] <= now)
             {
                 eligible |= uint8_t(1u << c);
                 heads[c] = m_queues[c].front().bytes;
@@ -429,6 +431,10 @@ PfcNetDevice::TryTransmit()
         NS_ASSERT(eligible & (1u << cls));
         PfcQueueEntry entry = std::move(m_queues[cls].front());
         m_queues[cls].pop_front();
+        if (m_queues[cls].empty())
+        {
+            m_backlog &= uint8_t(~(1u << cls));
+        }
         m_queueBytes[cls] -= entry.bytes;
         m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
         frame = entry.frame;
@@ -531,6 +537,7 @@ PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
     }
     m_queues[cls].push_back(entry);
     m_queues[cls].back().outQueue = cls;
+    m_backlog |= uint8_t(1u << cls);
     m_queueBytes[cls] += entry.bytes;
     TryTransmit();
     return true;
@@ -617,6 +624,7 @@ PfcNetDevice::EnqueueHost(Ptr<Packet> frame, uint8_t cls)
         return false;
     }
     m_queues[cls].push_back(entry);
+    m_backlog |= uint8_t(1u << cls);
     m_queueBytes[cls] += entry.bytes;
     UpdateHostTxQueue(cls);
     TryTransmit();
@@ -791,12 +799,14 @@ PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
     NS_ASSERT(cls < kPfcClasses);
     PfcFifo<PfcQueueEntry> queue;
     queue.swap(m_queues[cls]);
+    m_backlog &= uint8_t(~(1u << cls));
     uint32_t dropped = 0;
     for (const PfcQueueEntry& entry : queue)
     {
         if (entry.pool != PfcBufferPool::LOSSLESS)
         {
             m_queues[cls].push_back(entry);
+            m_backlog |= uint8_t(1u << cls);
             continue;
         }
         m_queueBytes[cls] -= entry.bytes;
@@ -948,6 +958,7 @@ PfcNetDevice::NotifyLinkChange(bool up)
         {
             PfcFifo<PfcQueueEntry> queue;
             queue.swap(m_queues[c]);
+            m_backlog &= uint8_t(~(1u << c));
             m_queueBytes[c] = 0;
             for (const PfcQueueEntry& entry : queue)
             {

@@ -393,7 +393,8 @@ class PfcNetDevice : public NetDevice
     // Transmit state
     std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
     std::array<uint64_t, kPfcClasses> m_queueBytes;           //!< bytes per class
-    PfcFifo<Ptr<Packet>> m_controlQueue;                      //!< PFC frames to send
+    uint8_t m_backlog; //!< bit c set: m_queues[c] is not empty (TryTransmit reads one byte)
+    PfcFifo<Ptr<Packet>> m_controlQueue; //!< PFC frames to send
 
     /// A GetWireTime result.
     struct WireTime
