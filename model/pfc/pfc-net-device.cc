@@ -187,7 +187,13 @@ PfcNetDevice::GetTypeId()
 }
 
 PfcNetDevice::PfcNetDevice()
-    : m_bps("40Gbps"),
+    : m_busy(false),
+      m_linkUp(false),
+      m_peerMacKnown(false),
+      m_backlog(0),
+      m_switchPort(kPfcNoPort),
+      m_nodeContext(Simulator::NO_CONTEXT),
+      m_bps("40Gbps"),
       m_mtu(1500),
       m_classMode(CLASS_DSCP),
       m_pauseQuanta(0xffff),
@@ -198,12 +204,6 @@ PfcNetDevice::PfcNetDevice()
       m_ecnKmax(200 * 1000),
       m_ecnPmax(0.01),
       m_ifIndex(0),
-      m_nodeContext(Simulator::NO_CONTEXT),
-      m_linkUp(false),
-      m_switchPort(kPfcNoPort),
-      m_peerMacKnown(false),
-      m_backlog(0),
-      m_busy(false),
       m_pausePaddingSet(0),
       m_pfcTx(0),
       m_pfcRx(0),
@@ -578,12 +578,14 @@ PfcNetDevice::ClassOfHostPacket(Ptr<const Packet> packet, uint16_t protocol) con
     {
         return 0;
     }
-    Ipv4Header ip;
-    if (packet->PeekHeader(ip) == 0)
+    // The version and TOS bytes, read raw (a whole Ipv4Header per frame is
+    // not needed for one field): DSCP is the upper six bits of the TOS.
+    uint8_t b[20];
+    if (packet->CopyData(b, sizeof(b)) < sizeof(b) || (b[0] >> 4) != 4)
     {
         return 0;
     }
-    return GetClassOfDscp(ip.GetDscp());
+    return GetClassOfDscp(b[1] >> 2);
 }
 
 bool

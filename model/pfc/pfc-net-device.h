@@ -354,6 +354,40 @@ class PfcNetDevice : public NetDevice
     /// \return the PFC pause refresh period in effect
     Time GetRefreshPeriod() const;
 
+    // Per-frame state first and together: a frame that passes the port reads
+    // and writes these; the rest is read on PFC, link and set-up events only.
+    bool m_busy;                                    //!< a frame is on the wire
+    bool m_linkUp;                                  //!< link state
+    bool m_peerMacKnown;                            //!< m_peerMac is valid
+    uint8_t m_backlog;                              //!< bit c: m_queues[c] is not empty
+    uint32_t m_switchPort;                          //!< port index in the switch, or kPfcNoPort
+    uint32_t m_nodeContext;                         //!< GetNodeContext()
+    Mac48Address m_peerMac;                         //!< the peer's address (once known)
+    Ptr<Packet> m_onWire;                           //!< the frame on the wire
+    Ptr<PfcChannel> m_channel;                      //!< the channel
+    std::array<uint64_t, kPfcClasses> m_queueBytes; //!< bytes queued per class
+    std::array<Time, kPfcClasses> m_pausedUntil;    //!< peer paused us until (0: not paused)
+
+    /// A GetWireTime result.
+    struct WireTime
+    {
+        uint64_t bps = 0;   //!< the rate it was computed at (0: empty)
+        uint32_t bytes = 0; //!< frame size
+        Time time;          //!< its time on the wire
+    };
+
+    mutable std::array<WireTime, 2> m_wireTimes; //!< GetWireTime's last two, newest first
+    PfcFifo<Ptr<Packet>> m_controlQueue;         //!< PFC frames to send
+    std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
+    // The traces every frame checks (as PointToPointNetDevice)
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< PhyTxBegin
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< PhyTxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< PhyRxEnd
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+
     // Attributes
     DataRate m_bps;                         //!< DataRate
     uint16_t m_mtu;                         //!< Mtu
@@ -374,42 +408,17 @@ class PfcNetDevice : public NetDevice
 
     // Wiring
     Ptr<Node> m_node;                                    //!< the node
-    Ptr<PfcChannel> m_channel;                           //!< the channel
     uint32_t m_ifIndex;                                  //!< interface index
-    uint32_t m_nodeContext;                              //!< GetNodeContext()
-    bool m_linkUp;                                       //!< link state
     TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
     NetDevice::ReceiveCallback m_rxCallback;             //!< to the node (host)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< to the node (promiscuous)
-    uint32_t m_switchPort;                         //!< port index in the switch, or kPfcNoPort
-    SwitchReceiveCallback m_switchRx;              //!< switch receive
-    SwitchDequeueCallback m_switchDequeue;         //!< switch dequeue (buffer release)
-    SwitchPfcCallback m_switchPfc;                 //!< switch PFC hook (ITSY)
-    Ptr<NetDeviceQueueInterface> m_queueInterface; //!< host transmit queues
-    std::array<uint8_t, 64> m_dscpClass;           //!< DSCP -> class
-    Mac48Address m_peerMac;                        //!< the peer's address (once known)
-    bool m_peerMacKnown;                           //!< m_peerMac is valid
-
-    // Transmit state
-    std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
-    std::array<uint64_t, kPfcClasses> m_queueBytes;           //!< bytes per class
-    uint8_t m_backlog; //!< bit c set: m_queues[c] is not empty (TryTransmit reads one byte)
-    PfcFifo<Ptr<Packet>> m_controlQueue; //!< PFC frames to send
-
-    /// A GetWireTime result.
-    struct WireTime
-    {
-        uint64_t bps = 0;   //!< the rate it was computed at (0: empty)
-        uint32_t bytes = 0; //!< frame size
-        Time time;          //!< its time on the wire
-    };
-
-    mutable std::array<WireTime, 2> m_wireTimes; //!< GetWireTime's last two, newest first
-    bool m_busy;                                 //!< a frame is on the wire
-    Ptr<Packet> m_onWire;                        //!< that frame
+    SwitchReceiveCallback m_switchRx;                    //!< switch receive
+    SwitchDequeueCallback m_switchDequeue;               //!< switch dequeue (buffer release)
+    SwitchPfcCallback m_switchPfc;                       //!< switch PFC hook (ITSY)
+    Ptr<NetDeviceQueueInterface> m_queueInterface;       //!< host transmit queues
+    std::array<uint8_t, 64> m_dscpClass;                 //!< DSCP -> class
 
     // PFC state
-    std::array<Time, kPfcClasses> m_pausedUntil;      //!< peer paused us until (0: not paused)
     std::array<Time, kPfcClasses> m_pausedSince;      //!< start of the current pause
     std::array<EventId, kPfcClasses> m_pauseExpiry;   //!< expiry events
     std::array<bool, kPfcClasses> m_pausingPeer;      //!< we are pausing the peer's class
@@ -427,14 +436,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_linkDowns;                          //!< times the link went down
     std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
 
-    // Traces (as PointToPointNetDevice, plus PFC)
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;               //!< MacTx
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;               //!< MacRx
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;          //!< PhyTxBegin
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;            //!< PhyTxEnd
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;            //!< PhyRxEnd
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;             //!< Sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;      //!< PromiscSniffer
+    // The PFC and drop traces
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< Drop
     TracedCallback<const PfcHeader&> m_pfcTxTrace;                //!< PfcTx
     TracedCallback<const PfcHeader&> m_pfcRxTrace;                //!< PfcRx
