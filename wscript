@@ -149,6 +149,7 @@ def build(bld):
         'test/pfc/pfc-device-test-suite.cc',
         'test/pfc/pfc-header-test.cc',
         'test/pfc/pfc-relay-test.cc',
+        'test/pfc/pfc-route-table-test.cc',
         'test/pfc/pfc-scheduler-test.cc',
         'test/pfc/pfc-switch-routing-test.cc',
         'test/pfc/pfc-switch-test-suite.cc',
