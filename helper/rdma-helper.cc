@@ -49,7 +49,7 @@ RdmaHelper::Install(const PfcTopologyHelper& net)
         net.GetHost(h)->AggregateObject(nic);
         m_nics.push_back(nic);
     }
-    m_hops.assign(net.GetNHosts(), {});
+    m_hops.assign(net.GetTopology().GetNNodes(), {});
 }
 
 Ptr<RdmaNic>
@@ -70,12 +70,20 @@ Time
 RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
     const tagger::Topology& topo = m_net->GetTopology();
-    std::vector<uint32_t>& hops = m_hops[src];
+    // Breadth-first over forwarders (switches, relay servers) from the source
+    // host, or from its ToR when it does not relay: one search (and one
+    // vector of hops) per ToR, not per host, one hop added below.
+    tagger::NodeId start = topo.GetHosts()[src];
+    uint32_t toStart = 0;
+    if (!topo.IsForwarder(start) && topo.IsForwarder(topo.GetPeer(start, 0).node))
+    {
+        start = topo.GetPeer(start, 0).node;
+        toStart = 1;
+    }
+    std::vector<uint32_t>& hops = m_hops[start];
     if (hops.empty())
     {
-        // Breadth-first over forwarders (switches, relay servers) from the source host.
         hops.assign(topo.GetNNodes(), tagger::kNone);
-        tagger::NodeId start = topo.GetHosts()[src];
         hops[start] = 0;
         std::deque<tagger::NodeId> queue{start};
         while (!queue.empty())
@@ -97,6 +105,7 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
         }
     }
     uint32_t h = hops[topo.GetHosts()[dst]];
+    h = h == tagger::kNone ? h : h + toStart;
     NS_ABORT_MSG_IF(h == tagger::kNone,
                     "RdmaHelper: host " << dst << " is unreachable from host " << src);
     // A relay server: its first port stands for all (BCube ports are alike).

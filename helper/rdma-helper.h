@@ -107,7 +107,7 @@ class RdmaHelper
     ObjectFactory m_nicFactory;                        //!< RdmaNic factory
     const PfcTopologyHelper* m_net;                    //!< the network
     std::vector<Ptr<RdmaNic>> m_nics;                  //!< per host index
-    mutable std::vector<std::vector<uint32_t>> m_hops; //!< [src host] -> hops to each node
+    mutable std::vector<std::vector<uint32_t>> m_hops; //!< [node id] -> hops to each node
 };
 
 } // namespace ns3
