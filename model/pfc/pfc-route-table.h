@@ -133,13 +133,22 @@ class PfcRouteTable
 inline const PfcRouteTable::PortSet*
 PfcRouteTable::Find(uint32_t dest) const
 {
-    auto it =
-        std::upper_bound(m_ranges.begin(), m_ranges.end(), dest, [](uint32_t d, const Range& r) {
-            return d < r.lo;
-        });
-    if (it != m_ranges.begin() && dest <= (it - 1)->hi)
+    std::size_t n = m_ranges.size();
+    if (n > 0)
     {
-        return &m_groups[(it - 1)->group];
+        // Branch-free binary search: the last range starting at or before
+        // dest (the first one if none does).
+        const Range* r = m_ranges.data();
+        while (n > 1)
+        {
+            std::size_t half = n / 2;
+            r = r[half].lo <= dest ? r + half : r;
+            n -= half;
+        }
+        if (r->lo <= dest && dest <= r->hi)
+        {
+            return &m_groups[r->group];
+        }
     }
     for (const Prefix& p : m_prefixes)
     {
