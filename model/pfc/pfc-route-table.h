@@ -47,8 +47,9 @@ namespace ns3
  * Find is a binary search over the ranges, then the prefix list: O(log
  * ranges + prefixes), independent of the number of hosts when the ranges are
  * prefix-like.  Memory is O(ranges + groups x set size + prefixes).  Sets no
- * route uses any more are reclaimed when they outnumber the routes (every
- * Set that creates a set checks), by RemovePort and by Clear.
+ * route uses any more are reclaimed by RemovePort, by Clear, and by a Set
+ * that creates a set while the table holds 16 + twice as many sets as
+ * ranges and prefixes (a reclaim is O(sets + ranges + prefixes)).
  */
 class PfcRouteTable
 {
