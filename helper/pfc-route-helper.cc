@@ -42,17 +42,28 @@ void
 PfcRouteHelper::PopulateRoutes()
 {
     const tagger::Topology& topo = m_net.GetTopology();
+    std::vector<tagger::NodeId> forwarders;
     for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
     {
         if (m_net.GetSwitch(v))
         {
             m_net.GetSwitch(v)->ClearRoutes();
+            forwarders.push_back(v);
         }
     }
+    const UpLinks up = GetUpLinks();
     std::vector<tagger::NodeId> hosts = topo.GetHosts();
+    RouteSearch search{tagger::kNone, {}, std::vector<std::vector<uint32_t>>(topo.GetNNodes())};
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
-        InstallEcmpRoutes(h, hosts[h], DistancesTo(hosts[h]));
+        // Hosts of one ToR share its distances and sets (consecutive in a
+        // Clos or fat tree: one search per ToR, not per host).
+        tagger::NodeId root = GetRoot(hosts[h], up);
+        if (root != search.root || root == hosts[h])
+        {
+            Search(root, up, forwarders, search);
+        }
+        InstallEcmpRoutes(h, hosts[h], search, forwarders);
     }
     for (const auto& [switches, host] : m_pins)
     {
@@ -60,65 +71,105 @@ PfcRouteHelper::PopulateRoutes()
     }
 }
 
-std::vector<uint32_t>
-PfcRouteHelper::DistancesTo(tagger::NodeId host) const
+PfcRouteHelper::UpLinks
+PfcRouteHelper::GetUpLinks() const
 {
     const tagger::Topology& topo = m_net.GetTopology();
-    std::vector<uint32_t> dist(topo.GetNNodes(), tagger::kNone);
-    dist[host] = 0;
-    std::deque<tagger::NodeId> queue(1, host);
+    UpLinks up(topo.GetNNodes());
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+        {
+            if (IsUp(v, p))
+            {
+                up[v].push_back({p, topo.GetPeer(v, p).node});
+            }
+        }
+    }
+    return up;
+}
+
+tagger::NodeId
+PfcRouteHelper::GetRoot(tagger::NodeId host, const UpLinks& up) const
+{
+    if (!m_net.GetSwitch(host) && up[host].size() == 1 && m_net.GetSwitch(up[host][0].peer))
+    {
+        return up[host][0].peer;
+    }
+    return host;
+}
+
+void
+PfcRouteHelper::Search(tagger::NodeId root,
+                       const UpLinks& up,
+                       const std::vector<tagger::NodeId>& forwarders,
+                       RouteSearch& search) const
+{
+    // Breadth-first from the root through forwarders (hosts do not relay,
+    // unless relay servers).
+    search.root = root;
+    std::vector<uint32_t>& dist = search.dist;
+    dist.assign(up.size(), tagger::kNone);
+    dist[root] = 0;
+    std::deque<tagger::NodeId> queue(1, root);
     while (!queue.empty())
     {
         tagger::NodeId u = queue.front();
         queue.pop_front();
-        if (u != host && !m_net.GetSwitch(u))
+        if (u != root && !m_net.GetSwitch(u))
         {
-            continue; // hosts do not relay, unless relay servers
+            continue;
         }
-        for (tagger::PortNo p = 0; p < topo.GetNode(u).ports; ++p)
+        for (const UpLink& l : up[u])
         {
-            if (!IsUp(u, p))
+            if (dist[l.peer] == tagger::kNone)
             {
-                continue;
-            }
-            tagger::NodeId w = topo.GetPeer(u, p).node;
-            if (dist[w] == tagger::kNone)
-            {
-                dist[w] = dist[u] + 1;
-                queue.push_back(w);
+                dist[l.peer] = dist[u] + 1;
+                queue.push_back(l.peer);
             }
         }
     }
-    return dist;
+    // Each forwarder's ports to a neighbour one hop closer that relays.
+    for (tagger::NodeId v : forwarders)
+    {
+        search.sets[v].clear();
+        for (const UpLink& l : up[v])
+        {
+            if (dist[v] != tagger::kNone && dist[l.peer] + 1 == dist[v] &&
+                (l.peer == root || m_net.GetSwitch(l.peer)))
+            {
+                search.sets[v].push_back(m_net.GetSwitchPort(v, l.port));
+            }
+        }
+    }
 }
 
 void
 PfcRouteHelper::InstallEcmpRoutes(uint32_t host,
                                   tagger::NodeId hostNode,
-                                  const std::vector<uint32_t>& dist) const
+                                  const RouteSearch& search,
+                                  const std::vector<tagger::NodeId>& forwarders) const
 {
-    const tagger::Topology& topo = m_net.GetTopology();
-    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    Ipv4Address address = m_net.GetHostAddress(host);
+    for (tagger::NodeId v : forwarders)
     {
-        Ptr<PfcSwitchNetDevice> sw = m_net.GetSwitch(v);
-        if (!sw || dist[v] == tagger::kNone || v == hostNode)
+        if (search.dist[v] == tagger::kNone || v == hostNode)
         {
             continue; // a relay server delivers its own address locally
         }
-        std::vector<uint32_t> ports;
-        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+        if (v != search.root)
         {
-            if (!IsUp(v, p))
-            {
-                continue;
-            }
-            tagger::NodeId w = topo.GetPeer(v, p).node;
-            if (dist[w] + 1 == dist[v] && (w == hostNode || m_net.GetSwitch(w)))
-            {
-                ports.push_back(m_net.GetSwitchPort(v, p));
-            }
+            m_net.GetSwitch(v)->SetRoute(address, Ipv4Mask::GetOnes(), search.sets[v]);
+            continue;
         }
-        sw->SetRoute(m_net.GetHostAddress(host), Ipv4Mask::GetOnes(), ports);
+        // The host's ToR (the root when it is not the host): its ports to the host.
+        const tagger::PortRef tor = m_net.GetTopology().GetPeer(hostNode, 0);
+        std::vector<uint32_t> ports;
+        if (IsUp(tor.node, tor.port))
+        {
+            ports.push_back(m_net.GetSwitchPort(tor.node, tor.port));
+        }
+        m_net.GetSwitch(v)->SetRoute(address, Ipv4Mask::GetOnes(), ports);
     }
 }
 

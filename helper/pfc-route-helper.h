@@ -159,18 +159,57 @@ class PfcRouteHelper
      * \return whether the port has a device whose link is up
      */
     bool IsUp(tagger::NodeId v, tagger::PortNo p) const;
+
+    /// A port of a node whose link is up.
+    struct UpLink
+    {
+        tagger::PortNo port; //!< the port (topology numbering)
+        tagger::NodeId peer; //!< the node at the other end
+    };
+
+    /// Per node id, its ports whose link is up (IsUp), in port order.
+    using UpLinks = std::vector<std::vector<UpLink>>;
+
+    /// Distances and ECMP sets towards one root node.
+    struct RouteSearch
+    {
+        tagger::NodeId root;        //!< the node searched from
+        std::vector<uint32_t> dist; //!< hops to the root per node id (kNone: unreachable)
+        std::vector<std::vector<uint32_t>>
+            sets; //!< per forwarder node id: ports (switch numbering)
+    };
+
+    /// \return every node's ports whose link is up
+    UpLinks GetUpLinks() const;
     /**
-     * Breadth-first from \p host over links that are up, through forwarders only.
-     * \param host a host's node id \return hops to it per node id (tagger::kNone: unreachable)
+     * The node a host's routes are searched from: its ToR (the forwarder at
+     * the other end of its one link, when that link is up and the host does
+     * not relay), else the host itself.  Hosts of one ToR get the same sets
+     * at every other forwarder, as a search from each host would give.
+     * \param host a host's node id \param up GetUpLinks() \return the root
      */
-    std::vector<uint32_t> DistancesTo(tagger::NodeId host) const;
+    tagger::NodeId GetRoot(tagger::NodeId host, const UpLinks& up) const;
     /**
-     * Install every forwarder's ECMP set for one host.
-     * \param host host index \param hostNode its node id \param dist DistancesTo(hostNode)
+     * Breadth-first from \p root over links that are up, through forwarders
+     * only, then every forwarder's ECMP set: its ports, on a link that is up,
+     * to a neighbour one hop closer that is the root or a forwarder.
+     * \param root the node \param up GetUpLinks() \param forwarders forwarder node ids
+     * \param search filled (its sets vector sized to the node count)
+     */
+    void Search(tagger::NodeId root,
+                const UpLinks& up,
+                const std::vector<tagger::NodeId>& forwarders,
+                RouteSearch& search) const;
+    /**
+     * Install every forwarder's ECMP set for one host (the host's ToR, when
+     * it is the root: its port to the host).
+     * \param host host index \param hostNode its node id
+     * \param search Search() from GetRoot(hostNode) \param forwarders forwarder node ids
      */
     void InstallEcmpRoutes(uint32_t host,
                            tagger::NodeId hostNode,
-                           const std::vector<uint32_t>& dist) const;
+                           const RouteSearch& search,
+                           const std::vector<tagger::NodeId>& forwarders) const;
     /// Route host \p dstHost along \p switches. \param switches names \param dstHost host index
     void SetPath(const std::vector<std::string>& switches, uint32_t dstHost);
     /**

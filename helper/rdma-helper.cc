@@ -53,7 +53,7 @@ RdmaHelper::Install(const PfcTopologyHelper& net)
         net.GetHost(h)->AggregateObject(nic);
         m_nics.push_back(nic);
     }
-    m_parents.assign(net.GetNHosts(), {});
+    m_parents.assign(net.GetTopology().GetNNodes(), {});
 }
 
 Ptr<RdmaNic>
@@ -74,11 +74,19 @@ std::vector<Ptr<PfcNetDevice>>
 RdmaHelper::PathDevices(uint32_t src, uint32_t dst) const
 {
     const tagger::Topology& topo = m_net->GetTopology();
-    std::vector<tagger::NodeId>& parent = m_parents[src];
-    tagger::NodeId start = topo.GetHosts()[src];
+    // Breadth-first over forwarders (switches, relay servers) from the source
+    // host, or from its ToR when the host does not relay and has that one
+    // link: one search (and one vector of parents) per ToR, not per host.
+    const tagger::NodeId host = topo.GetHosts()[src];
+    tagger::NodeId start = host;
+    if (!topo.IsForwarder(host) && topo.GetNeighbors(host).size() == 1 &&
+        topo.IsForwarder(topo.GetPeer(host, 0).node))
+    {
+        start = topo.GetPeer(host, 0).node;
+    }
+    std::vector<tagger::NodeId>& parent = m_parents[start];
     if (parent.empty())
     {
-        // Breadth-first over forwarders (switches, relay servers) from the source host.
         parent.assign(topo.GetNNodes(), tagger::kNone);
         parent[start] = start;
         std::deque<tagger::NodeId> queue{start};
@@ -107,6 +115,10 @@ RdmaHelper::PathDevices(uint32_t src, uint32_t dst) const
     for (; v != start; v = parent[v])
     {
         path.push_back(m_net->GetDevice(parent[v], topo.GetPortTo(parent[v], v)));
+    }
+    if (start != host)
+    {
+        path.push_back(m_net->GetDevice(host, 0)); // the host's link to its ToR
     }
     std::reverse(path.begin(), path.end());
     return path;

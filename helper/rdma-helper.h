@@ -129,7 +129,8 @@ class RdmaHelper
     ObjectFactory m_nicFactory;       //!< RdmaNic factory
     const PfcTopologyHelper* m_net;   //!< the network
     std::vector<Ptr<RdmaNic>> m_nics; //!< per host index
-    /// [src host] -> BFS parent of each node (kNone: not reached), filled on first use
+    /// [search root: a ToR, or a host that relays or has several links] -> BFS
+    /// parent of each node (kNone: not reached), filled on first use
     mutable std::vector<std::vector<tagger::NodeId>> m_parents;
     uint64_t m_flowsAdded;                                //!< flows added (AddFlow)
     Time m_doneNotBefore;                                 //!< StopWhenDone's notBefore

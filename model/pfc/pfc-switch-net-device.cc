@@ -38,18 +38,6 @@ Mix64(uint64_t x)
     x ^= x >> 33;
     return x;
 }
-
-/// Number of leading one bits of a contiguous IPv4 mask.
-inline uint32_t
-PrefixLength(uint32_t mask)
-{
-    uint32_t n = 0;
-    while (n < 32 && (mask & (0x80000000u >> n)))
-    {
-        ++n;
-    }
-    return n;
-}
 } // namespace
 
 TypeId
@@ -250,18 +238,11 @@ PfcSwitchNetDevice::GetPort(uint32_t i) const
 void
 PfcSwitchNetDevice::AddRoute(Ipv4Address dest, Ipv4Mask mask, uint32_t port)
 {
-    std::vector<uint32_t> ports = Lookup(dest);
-    const Route* exact = FindRoute(dest.Get());
-    bool same = exact && exact->mask == mask.Get() && exact->prefix == (dest.Get() & mask.Get());
-    if (!same)
-    {
-        ports.clear();
-    }
-    if (std::find(ports.begin(), ports.end(), port) == ports.end())
-    {
-        ports.push_back(port);
-    }
-    SetRoute(dest, mask, ports);
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "PfcSwitchNetDevice: route to " << dest << mask << " names port " << port
+                                                    << " but the switch has " << m_ports.size()
+                                                    << " ports");
+    m_fib.Add(dest.Get(), mask.Get(), port);
 }
 
 void
@@ -274,83 +255,38 @@ PfcSwitchNetDevice::SetRoute(Ipv4Address dest, Ipv4Mask mask, const std::vector<
                                                         << " but the switch has " << m_ports.size()
                                                         << " ports");
     }
-    uint32_t m = mask.Get();
-    uint32_t len = PrefixLength(m);
-    NS_ABORT_MSG_IF(len < 32 && (m << len) != 0,
-                    "PfcSwitchNetDevice: mask " << mask << " is not contiguous");
-    Route route{dest.Get() & m, m, ports};
-    if (len == 32)
-    {
-        m_hostRoutes[route.prefix] = route;
-        return;
-    }
-    for (Route& r : m_routes)
-    {
-        if (r.mask == m && r.prefix == route.prefix)
-        {
-            r.ports = ports;
-            return;
-        }
-    }
-    m_routes.push_back(route);
-    std::stable_sort(m_routes.begin(), m_routes.end(), [](const Route& a, const Route& b) {
-        return a.mask > b.mask; // contiguous masks: larger value = longer prefix
-    });
+    m_fib.Set(dest.Get(), mask.Get(), ports);
 }
 
 void
 PfcSwitchNetDevice::ClearRoutes()
 {
-    m_hostRoutes.clear();
-    m_routes.clear();
+    m_fib.Clear();
 }
 
 uint32_t
 PfcSwitchNetDevice::RemovePortFromRoutes(uint32_t port)
 {
-    uint32_t changed = 0;
-    auto strip = [port, &changed](Route& r) {
-        auto it = std::remove(r.ports.begin(), r.ports.end(), port);
-        if (it != r.ports.end())
-        {
-            r.ports.erase(it, r.ports.end());
-            ++changed;
-        }
-    };
-    for (auto& kv : m_hostRoutes)
-    {
-        strip(kv.second);
-    }
-    for (Route& r : m_routes)
-    {
-        strip(r);
-    }
-    return changed;
+    return m_fib.RemovePort(port);
 }
 
-const PfcSwitchNetDevice::Route*
+const PfcRouteTable::PortSet*
 PfcSwitchNetDevice::FindRoute(uint32_t dest) const
 {
-    auto it = m_hostRoutes.find(dest);
-    if (it != m_hostRoutes.end())
-    {
-        return &it->second;
-    }
-    for (const Route& r : m_routes)
-    {
-        if ((dest & r.mask) == r.prefix)
-        {
-            return &r;
-        }
-    }
-    return nullptr;
+    return m_fib.Find(dest);
 }
 
 std::vector<uint32_t>
 PfcSwitchNetDevice::Lookup(Ipv4Address dest) const
 {
-    const Route* r = FindRoute(dest.Get());
-    return r ? r->ports : std::vector<uint32_t>();
+    const PfcRouteTable::PortSet* ports = m_fib.Find(dest.Get());
+    return ports ? *ports : std::vector<uint32_t>();
+}
+
+const PfcRouteTable&
+PfcSwitchNetDevice::GetRouteTable() const
+{
+    return m_fib;
 }
 
 void
@@ -488,16 +424,16 @@ PfcSwitchNetDevice::Classify(const PfcPacketContext& ctx) const
 uint32_t
 PfcSwitchNetDevice::SelectPort(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort)
 {
-    const Route* route = FindRoute(ip.GetDestination().Get());
-    if (!route || route->ports.empty())
+    const PfcRouteTable::PortSet* route = FindRoute(ip.GetDestination().Get());
+    if (!route || route->empty())
     {
         DropPacket(packet, ip, inPort, PfcDropReason::NO_ROUTE);
         return kPfcNoPort;
     }
-    uint32_t n = route->ports.size();
+    uint32_t n = route->size();
     if (n == 1)
     {
-        return route->ports[0];
+        return (*route)[0];
     }
     uint16_t sport = 0;
     uint16_t dport = 0;
@@ -509,7 +445,7 @@ PfcSwitchNetDevice::SelectPort(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPo
         sport = uint16_t(l4[0] << 8 | l4[1]);
         dport = uint16_t(l4[2] << 8 | l4[3]);
     }
-    return route->ports[EcmpIndex(ip.GetSource(), ip.GetDestination(), proto, sport, dport, n)];
+    return (*route)[EcmpIndex(ip.GetSource(), ip.GetDestination(), proto, sport, dport, n)];
 }
 
 bool

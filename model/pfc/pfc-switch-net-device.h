@@ -10,6 +10,7 @@
 #include "itsy-detector.h"
 #include "pfc-classifier.h"
 #include "pfc-net-device.h"
+#include "pfc-route-table.h"
 #include "pfc-watchdog.h"
 #include "switch-mmu.h"
 
@@ -19,7 +20,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <unordered_map>
 #include <vector>
 
 /**
@@ -38,10 +38,10 @@ namespace ns3
  * received frame, a private function per stage:
  *
  *   parse Ethernet/IPv4 (ReceiveFromPort) -> Classify (ingress queue, on
- *   the header as received) -> SelectPort (FIB: longest prefix -> ECMP set;
- *   5-tuple hash with a per-switch seed) -> DecrementTtl (drop at 1 or 0)
- *   -> AdmitIngress (lossless MMU admission on the ingress queue, PAUSE /
- *   RESUME) -> Rewrite (classifier: Tagger tag, TTL class) -> AdmitEgress
+ *   the header as received) -> SelectPort (FIB, a PfcRouteTable: longest
+ *   prefix -> ECMP set; 5-tuple hash with a per-switch seed) -> DecrementTtl
+ *   (drop at 1 or 0) -> AdmitIngress (lossless MMU admission on the ingress
+ *   queue, PAUSE / RESUME) -> Rewrite (classifier: Tagger tag, TTL class) -> AdmitEgress
  *   (lossy MMU admission on the egress queue of the rewritten class) ->
  *   Encapsulate (ECN mark, IPv4 and Ethernet headers) -> Enqueue (port
  *   queue, then the port's scheduler).
@@ -129,6 +129,8 @@ class PfcSwitchNetDevice : public NetDevice
      * \return the ECMP set of the longest matching prefix (empty: no route)
      */
     std::vector<uint32_t> Lookup(Ipv4Address dest) const;
+    /// \return the routes (sizes: ranges, ECMP sets, prefixes; Find)
+    const PfcRouteTable& GetRouteTable() const;
     /// Deliver packets for \p address to this node's stack. \param address it
     void AddLocalAddress(Ipv4Address address);
     /// \param address an address \return whether AddLocalAddress() gave it
@@ -237,14 +239,6 @@ class PfcSwitchNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// A FIB entry set.
-    struct Route
-    {
-        uint32_t prefix;             //!< masked destination
-        uint32_t mask;               //!< mask
-        std::vector<uint32_t> ports; //!< ECMP set
-    };
-
     /**
      * A frame arrived on port \p inPort; the port parsed its Ethernet header.
      * \param inPort port \param frame the frame, Ethernet header off \param eth that header
@@ -340,8 +334,8 @@ class PfcSwitchNetDevice : public NetDevice
     void Drop(Ptr<const Packet> frame, uint32_t inPort, PfcDropReason reason);
     /// A port's own drop (link down). \param frame frame \param reason why
     void PortDrop(Ptr<const Packet> frame, PfcDropReason reason);
-    /// \param dest destination \return the matching route or nullptr
-    const Route* FindRoute(uint32_t dest) const;
+    /// \param dest destination \return the ECMP set of the matching route, or nullptr
+    const PfcRouteTable::PortSet* FindRoute(uint32_t dest) const;
     /**
      * Route an IPv4 packet this node originates (stack or transmit source):
      * SelectPort, Rewrite, Encapsulate, Enqueue.
@@ -364,8 +358,7 @@ class PfcSwitchNetDevice : public NetDevice
     Ptr<PfcClassifier> m_classifier;                     //!< priority policy
     Ptr<ItsyDetector> m_itsy;                            //!< Itsy (null: off)
     Ptr<PfcWatchdog> m_watchdog;                         //!< Watchdog (null: off)
-    std::unordered_map<uint32_t, Route> m_hostRoutes;    //!< /32 routes by destination
-    std::vector<Route> m_routes;                         //!< shorter prefixes, longest mask first
+    PfcRouteTable m_fib;                                 //!< routes
     std::vector<uint32_t> m_localAddresses;              //!< local delivery
     NetDevice::ReceiveCallback m_rxCallback;             //!< to the stack (relay servers)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous

@@ -611,7 +611,7 @@ class SamePortResumeTestCase : public TestCase
 /**
  * \ingroup tagger-tests
  * The TestSuite "tagger-pfc-switch": PfcSwitchNetDevice and SwitchMmu in
- * networks, the deadlock oracle, and a relay server.
+ * networks, the deadlock oracle, a relay server, and the FIB (PfcRouteTable).
  */
 class TaggerPfcSwitchTestSuite : public TestSuite
 {
@@ -632,6 +632,10 @@ class TaggerPfcSwitchTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         for (TestCase* tc : MakePfcRelayTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakePfcRouteTableTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }

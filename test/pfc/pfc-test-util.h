@@ -19,8 +19,8 @@
  *                       pfc-header-test.cc, pfc-scheduler-test.cc;
  *  - tagger-pfc-switch: pfc-switch-test-suite.cc, pfc-switch-routing-test.cc,
  *                       pfc-switch-ttl-test.cc (pfc-switch-test-util.h),
- *                       pfc-relay-test.cc, and the data-plane fuzz in plain
- *                       PFC mode;
+ *                       pfc-relay-test.cc, pfc-route-table-test.cc, and the
+ *                       data-plane fuzz in plain PFC mode;
  *  - tagger-classifier: tagger-classifier-test-suite.cc,
  *                       tagger-egress-tag-test.cc, tagger-dataplane-fuzz-test.cc
  *                       (tagger-dataplane-test-util.h), the last holding the
@@ -50,6 +50,8 @@ std::vector<ns3::TestCase*> MakePfcSwitchRoutingTestCases();
 std::vector<ns3::TestCase*> MakePfcSwitchTtlTestCases();
 /// \return the relay server case (pfc-relay-test.cc)
 std::vector<ns3::TestCase*> MakePfcRelayTestCases();
+/// \return the compact FIB and route helper cases (pfc-route-table-test.cc)
+std::vector<ns3::TestCase*> MakePfcRouteTableTestCases();
 /// \return the bounce and egress-by-tag cases of Tagger (tagger-egress-tag-test.cc)
 std::vector<ns3::TestCase*> MakeTaggerEgressTagTestCases();
 
