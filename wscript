@@ -146,6 +146,7 @@ def build(bld):
     # earlier versions is gone.
     module_test.source = [
         'test/pfc/pfc-device-link-test.cc',
+        'test/pfc/pfc-fifo-test.cc',
         'test/pfc/pfc-device-pause-test.cc',
         'test/pfc/pfc-device-test-suite.cc',
         'test/pfc/pfc-header-test.cc',

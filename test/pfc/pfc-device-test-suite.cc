@@ -401,7 +401,7 @@ class PfcSchedulerTestCase : public PfcDeviceTestCase
 /**
  * \ingroup tagger-tests
  * The TestSuite "tagger-pfc-device": PfcNetDevice, PfcChannel, the PFC and
- * 802.1Q headers and the egress schedulers.
+ * 802.1Q headers, the egress schedulers and the port queues (PfcFifo).
  */
 class TaggerPfcDeviceTestSuite : public TestSuite
 {
@@ -426,6 +426,10 @@ class TaggerPfcDeviceTestSuite : public TestSuite
             AddTestCase(tc, TestCase::QUICK);
         }
         for (TestCase* tc : MakePfcSchedulerTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakePfcFifoTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }

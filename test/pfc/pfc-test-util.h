@@ -42,6 +42,8 @@ std::vector<ns3::TestCase*> MakePfcDevicePauseTestCases();
 std::vector<ns3::TestCase*> MakePfcDeviceLinkTestCases();
 /// \return the PfcHeader / EthernetDot1qHeader cases (pfc-header-test.cc)
 std::vector<ns3::TestCase*> MakePfcHeaderTestCases();
+/// \return the PfcFifo cases (pfc-fifo-test.cc)
+std::vector<ns3::TestCase*> MakePfcFifoTestCases();
 /// \return the egress scheduler cases (pfc-scheduler-test.cc)
 std::vector<ns3::TestCase*> MakePfcSchedulerTestCases();
 /// \return the TTL and routing drop, ECMP and ring cases (pfc-switch-routing-test.cc)
