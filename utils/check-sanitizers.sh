@@ -105,6 +105,12 @@ examples()
     example pfc-bench --mode=B --k=4 --flows=20 --stop-ms=0.2
     example rdma-incast
     example rdma-workload
+    # The HPCC-format readers and writers: the shipped example, exported and
+    # read back.
+    mkdir -p "$runs/hpcc-export"
+    example rdma-from-hpcc --fct=hpcc-fct.txt --export=hpcc-export
+    example rdma-from-hpcc --topology-file=hpcc-export/topology.txt \
+        --flow-file=hpcc-export/flow.txt --stop-ms=5
     example tagger-clos-bounce
     example tagger-routing-loop
     example tagger-pause-propagation
