@@ -11,6 +11,20 @@
 #   ./waf build && ./test.py -s tagger-rules && ./waf --run "tagger-rules --topology=clos"
 
 
+# Built only when ns-3 is configured with --enable-mpi (its mpi module): the
+# remote PFC link.  The same lists as tagger_mpi_sources / tagger_mpi_headers.
+MPI_SOURCES = [
+    'model/mpi/pfc-remote-channel.cc',
+    ]
+MPI_HEADERS = [
+    'model/mpi/pfc-remote-channel.h',
+    ]
+# The remote link against a local one: a program for `mpirun -np 2`.
+MPI_TESTS = [
+    'test/mpi/pfc-remote-link-test.cc',
+    ]
+
+
 def required_boost_libs(conf):
     # ns-3's top-level wscript collects these and runs the boost check
     # (libboost_graph: read_graphml).
@@ -99,7 +113,10 @@ def build(bld):
         'model/rules/tagger-verifier.cc',
         ]
 
-    module = bld.create_ns3_module('tagger', ['core', 'network', 'internet', 'traffic-control'])
+    deps = ['core', 'network', 'internet', 'traffic-control']
+    if bld.env['ENABLE_MPI']:
+        deps.append('mpi')
+    module = bld.create_ns3_module('tagger', deps)
     module.source = [
         'helper/pfc-bounce-tracker.cc',
         'helper/pfc-helper.cc',
@@ -115,6 +132,7 @@ def build(bld):
         'helper/tagger-experiment-helper.cc',
         'helper/tagger-helper.cc',
         'helper/tagger-loss-experiment.cc',
+        'helper/tagger-mpi-helper.cc',
         'model/pfc/pfc-channel.cc',
         'model/pfc/pfc-classifier.cc',
         'model/pfc/pfc-deadlock-oracle.cc',
@@ -135,6 +153,9 @@ def build(bld):
         'model/roce/rdma-workload.cc',
         'model/roce/roce-header.cc',
         ]
+    if bld.env['ENABLE_MPI']:
+        module.source.extend(MPI_SOURCES)
+        module.use.append('MPI')  # its NS3_MPI define and include path
     module.use.extend(['BOOST', 'tagger-rulelib'])
     # The module finds its data files wherever a program runs from (FindTaggerDataFile).
     module.env.append_value('DEFINES',
@@ -199,6 +220,7 @@ def build(bld):
         'helper/tagger-experiment-helper.h',
         'helper/tagger-helper.h',
         'helper/tagger-loss-experiment.h',
+        'helper/tagger-mpi-helper.h',
         'model/pfc/pfc-channel.h',
         'model/pfc/pfc-classifier.h',
         'model/pfc/pfc-deadlock-oracle.h',
@@ -239,6 +261,11 @@ def build(bld):
         'model/rules/tagger-topology.h',
         'model/rules/tagger-verifier.h',
         ]
+    if bld.env['ENABLE_MPI']:
+        headers.source.extend(MPI_HEADERS)
+        if bld.env['ENABLE_TESTS']:
+            remote_test = bld.create_ns3_program('tagger-pfc-remote-link-test', ['tagger', 'mpi'])
+            remote_test.source = MPI_TESTS
 
     if bld.env['ENABLE_EXAMPLES']:
         bld.recurse('examples')

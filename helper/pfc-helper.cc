@@ -122,7 +122,25 @@ NetDeviceContainer
 PfcHelper::Connect(Ptr<Node> a, Ptr<Node> b, bool addPorts) const
 {
     NS_ABORT_MSG_IF(a == b, "PfcHelper::Connect: cannot link node " << a->GetId() << " to itself");
-    Ptr<PfcChannel> channel = m_channelFactory.Create<PfcChannel>();
+    Ptr<PfcChannel> channel;
+    if (a->GetSystemId() == b->GetSystemId())
+    {
+        channel = m_channelFactory.Create<PfcChannel>();
+    }
+    else
+    {
+        // Ends on two MPI ranks: the remote variant, with the same attributes.
+        TypeId remote;
+        NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe("ns3::PfcRemoteChannel", &remote),
+                        "PfcHelper::Connect: nodes "
+                            << a->GetId() << " (rank " << a->GetSystemId() << ") and " << b->GetId()
+                            << " (rank " << b->GetSystemId()
+                            << ") are on different MPI ranks, but this build has no "
+                               "PfcRemoteChannel (build ns-3 with --enable-mpi)");
+        ObjectFactory factory = m_channelFactory;
+        factory.SetTypeId(remote);
+        channel = factory.Create<PfcChannel>();
+    }
     NetDeviceContainer devices;
     for (Ptr<Node> node : {a, b})
     {

@@ -14,6 +14,8 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -63,6 +65,90 @@ PfcTopologyHelper::SetLinkProperties(const std::vector<PfcLinkProperties>& links
         }
     }
     m_links = links;
+}
+
+void
+PfcTopologyHelper::SetNodeRanks(const std::vector<uint32_t>& ranks)
+{
+    NS_ABORT_MSG_IF(m_built, "PfcTopologyHelper::SetNodeRanks: call it before Build()");
+    NS_ABORT_MSG_IF(ranks.size() != m_topo.GetNNodes(),
+                    "PfcTopologyHelper::SetNodeRanks: " << ranks.size() << " ranks for "
+                                                        << m_topo.GetNNodes() << " nodes");
+    m_ranks = ranks;
+}
+
+std::vector<uint32_t>
+PfcTopologyHelper::GetNodeRanks() const
+{
+    return m_ranks.empty() ? std::vector<uint32_t>(m_topo.GetNNodes(), 0) : m_ranks;
+}
+
+std::vector<uint32_t>
+PfcTopologyHelper::RanksByPod(const tagger::Topology& topology, uint32_t ranks)
+{
+    NS_ABORT_MSG_IF(ranks == 0, "PfcTopologyHelper::RanksByPod: 0 ranks");
+    NS_ABORT_MSG_IF(!topology.IsLayered(),
+                    "PfcTopologyHelper::RanksByPod: the topology has no layers, so no pods "
+                    "(give SetNodeRanks a map of nodes to ranks)");
+    const uint32_t n = topology.GetNNodes();
+    int32_t top = 0;
+    for (tagger::NodeId v = 0; v < n; ++v)
+    {
+        top = std::max(top, topology.GetNode(v).layer);
+    }
+    // Pods: connected components without the top layer, numbered in order
+    // of their lowest node id; top-layer switches numbered in id order.
+    const uint32_t none = UINT32_MAX;
+    std::vector<std::vector<tagger::NodeId>> adjacent(n);
+    for (const tagger::TopoLink& l : topology.GetLinks())
+    {
+        adjacent[l.a.node].push_back(l.b.node);
+        adjacent[l.b.node].push_back(l.a.node);
+    }
+    std::vector<uint32_t> pod(n, none);
+    uint32_t pods = 0;
+    std::vector<tagger::NodeId> tops;
+    for (tagger::NodeId v = 0; v < n; ++v)
+    {
+        if (topology.GetNode(v).layer == top)
+        {
+            tops.push_back(v);
+            continue;
+        }
+        if (pod[v] != none)
+        {
+            continue;
+        }
+        std::vector<tagger::NodeId> stack{v};
+        pod[v] = pods;
+        while (!stack.empty())
+        {
+            tagger::NodeId u = stack.back();
+            stack.pop_back();
+            for (tagger::NodeId w : adjacent[u])
+            {
+                if (topology.GetNode(w).layer != top && pod[w] == none)
+                {
+                    pod[w] = pods;
+                    stack.push_back(w);
+                }
+            }
+        }
+        ++pods;
+    }
+    std::vector<uint32_t> rank(n, 0);
+    for (tagger::NodeId v = 0; v < n; ++v)
+    {
+        if (pod[v] != none)
+        {
+            rank[v] = uint32_t(uint64_t(pod[v]) * ranks / pods);
+        }
+    }
+    for (std::size_t c = 0; c < tops.size(); ++c)
+    {
+        rank[tops[c]] = uint32_t(uint64_t(c) * ranks / tops.size());
+    }
+    return rank;
 }
 
 std::vector<PfcLinkProperties>
@@ -123,7 +209,10 @@ void
 PfcTopologyHelper::CreateDevices()
 {
     const uint32_t n = m_topo.GetNNodes();
-    m_nodes.Create(n);
+    for (tagger::NodeId v = 0; v < n; ++v)
+    {
+        m_nodes.Add(CreateObject<Node>(m_ranks.empty() ? 0 : m_ranks[v]));
+    }
     m_switches.assign(n, nullptr);
     m_devices.assign(m_topo.GetNPorts(), nullptr);
     m_switchPort.assign(m_topo.GetNPorts(), kPfcNoPort);

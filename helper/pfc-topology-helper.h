@@ -123,6 +123,34 @@ class PfcTopologyHelper
      */
     std::vector<PfcLinkProperties> GetLinkProperties() const;
 
+    /**
+     * Put the nodes on MPI ranks (call before Build()): node v of the
+     * topology is created with system id ranks[v], and a link between nodes
+     * of different ranks gets a PfcRemoteChannel.  Every rank builds the
+     * whole network; only the nodes of its own rank have events.  Without
+     * this call every node is on rank 0.  NS_FATAL_ERROR when ranks does not
+     * hold one entry per topology node.  (TaggerMpiHelper chooses the ranks
+     * and checks them against the ranks running.)
+     * \param ranks one MPI rank per topology node, in node id order
+     */
+    void SetNodeRanks(const std::vector<uint32_t>& ranks);
+
+    /**
+     * Ranks by pod for \p ranks ranks: the pods are the groups of nodes left
+     * connected when the top layer (spines, cores) is taken out; pod p of P
+     * goes to rank p * ranks / P (contiguous blocks, as even as the pod count
+     * allows), top-layer switch c of C to rank c * ranks / C.  Links that
+     * cross ranks are then only links to the top layer.  Topologies without
+     * layers (Jellyfish, BCube, ...) have no pods: NS_FATAL_ERROR (give
+     * SetNodeRanks a map of your own).
+     * \param topology the network \param ranks ranks (>= 1)
+     * \return one rank per topology node
+     */
+    static std::vector<uint32_t> RanksByPod(const tagger::Topology& topology, uint32_t ranks);
+
+    /// \return each node's rank (SetNodeRanks; all 0 without it)
+    std::vector<uint32_t> GetNodeRanks() const;
+
     /// Create everything, then install the ECMP routes (GetRouteHelper().PopulateRoutes()).
     /// Call once.
     void Build();
@@ -179,6 +207,7 @@ class PfcTopologyHelper
     PfcHelper m_pfc;                                 //!< device factory
     bool m_built;                                    //!< Build() ran
     std::vector<PfcLinkProperties> m_links;          //!< per link (empty: the PfcHelper's)
+    std::vector<uint32_t> m_ranks;                   //!< per node id: MPI rank (empty: all 0)
     NodeContainer m_nodes;                           //!< one per topology node
     std::vector<tagger::NodeId> m_hosts;             //!< host ids in order
     std::vector<Ipv4Address> m_hostAddress;          //!< per host index

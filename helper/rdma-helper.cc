@@ -278,6 +278,10 @@ RdmaHelper::StopWhenDone(Time notBefore, Time period, std::string progress)
 {
     NS_ABORT_MSG_IF(!m_donePeriod.IsZero(), "RdmaHelper::StopWhenDone: called twice");
     NS_ABORT_MSG_IF(!period.IsStrictlyPositive(), "RdmaHelper::StopWhenDone: period must be > 0");
+    std::vector<uint32_t> ranks = m_net ? m_net->GetNodeRanks() : std::vector<uint32_t>();
+    NS_ABORT_MSG_IF(std::any_of(ranks.begin(), ranks.end(), [](uint32_t r) { return r > 0; }),
+                    "RdmaHelper::StopWhenDone: the network is split across MPI ranks, and a "
+                    "rank sees only its own flows: stop at a fixed time instead");
     m_doneNotBefore = notBefore;
     m_donePeriod = period;
     m_progress = progress;

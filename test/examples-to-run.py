@@ -23,6 +23,7 @@ cpp_examples = [
     ("rdma-incast --senders=4", "True", "False"),
     ("rdma-workload --load=0.3 --stop-ms=2", "True", "False"),
     ("rdma-from-hpcc --stop-ms=2001", "True", "False"),
+    ("rdma-mpi-incast --failures=1 --tagger", "True", "False"),
     ("itsy-deadlock --scenario=on-loop --out=itsy-deadlock", "True", "False"),
     ("tagger-web-search-loss --k=4 --senders=6 --mode=tagger2 --packets=30000", "True", "False"),
     ("tagger-bounce-model --k=4,8 --failure-rates=0,0.2 --flows=20000 --seeds=4", "True", "False"),

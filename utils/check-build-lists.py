@@ -9,7 +9,10 @@ examples/CMakeLists.txt build_lib_example(NAME ... SOURCE_FILES ...)
 wscript                bld(features='cxx ...').source (the rule library),
                        create_ns3_module(...).source, bld(features='ns3header').source
                        (module and rule library headers),
-                       create_ns3_module_test_library(...).source
+                       create_ns3_module_test_library(...).source,
+                       MPI_SOURCES, MPI_HEADERS, MPI_TESTS (tagger_mpi_sources,
+                       tagger_mpi_headers, tagger_mpi_test_sources: built only when
+                       ns-3 has its mpi module)
 examples/wscript       create_ns3_program(name, ...).source
 
 The test lists hold the ns-3 tests only.  GoogleTest files are built by the
@@ -37,6 +40,15 @@ CMAKE_LISTS = {
     "sources": "tagger_sources",
     "headers": "tagger_headers",
     "tests": "tagger_test_sources",
+    "mpi_sources": "tagger_mpi_sources",
+    "mpi_headers": "tagger_mpi_headers",
+    "mpi_tests": "tagger_mpi_test_sources",
+}
+# The MPI-only lists of wscript: top-level literal lists (used when ns-3 has MPI).
+WAF_MPI_LISTS = {
+    "mpi_sources": "MPI_SOURCES",
+    "mpi_headers": "MPI_HEADERS",
+    "mpi_tests": "MPI_TESTS",
 }
 
 # Standalone-only files: not part of the ns-3 module, so not in the lists.
@@ -213,6 +225,8 @@ def _waf_objects(path):
             and target.attr == "source"
             and isinstance(target.value, ast.Name)
         ):
+            if isinstance(value, ast.Name):
+                continue  # a top-level list (MPI_TESTS), checked by name
             sources[target.value.id] = _literal_list(value, path)
     return objects, sources
 
@@ -227,6 +241,16 @@ def read_waf(module_dir):
         "headers": "ns3header",
         "tests": "create_ns3_module_test_library",
     }
+    with open(path, encoding="utf-8") as f:
+        top = {
+            n.targets[0].id: n.value
+            for n in ast.parse(f.read(), path).body
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+        }
+    for kind, name in WAF_MPI_LISTS.items():
+        if name not in top:
+            raise ListError("%s: no top-level %s = [...]" % (path, name))
+        lists[kind] = _literal_list(top[name], path)
     for kind, fname in wanted.items():
         names = [v for v, (f, _) in objects.items() if f == fname]
         if len(names) != 1:
@@ -263,7 +287,7 @@ def compare(cmake, waf):
         for x in sorted(set(b) - set(a)):
             problems.append("%s: only in wscript:        %s" % (label, x))
 
-    for kind in ("rules", "sources", "tests"):
+    for kind in ("rules", "sources", "tests", "mpi_sources", "mpi_headers", "mpi_tests"):
         diff(kind, cmake[kind], waf[kind])
     # waf installs the module's and the rule library's headers with one ns3header object.
     diff("headers", cmake["headers"] + cmake["rules_headers"], waf["headers"])

@@ -111,6 +111,8 @@ examples()
     example rdma-from-hpcc --fct=hpcc-fct.txt --export=hpcc-export
     example rdma-from-hpcc --topology-file=hpcc-export/topology.txt \
         --flow-file=hpcc-export/flow.txt --stop-ms=5
+    example rdma-mpi-incast
+    example rdma-mpi-incast --k=4 --senders=6 --failures=1 --tagger --stop-ms=2
     example tagger-clos-bounce
     example tagger-routing-loop
     example tagger-pause-propagation

@@ -111,6 +111,12 @@ PfcChannel::SetLinkUp(bool up)
     }
 }
 
+uint64_t
+PfcChannel::GetEpoch() const
+{
+    return m_epoch;
+}
+
 bool
 PfcChannel::IsLinkUp() const
 {

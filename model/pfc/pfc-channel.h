@@ -53,7 +53,7 @@ class PfcChannel : public Channel
      * Attach a device (at most two).
      * \param device the device
      */
-    void Attach(Ptr<PfcNetDevice> device);
+    virtual void Attach(Ptr<PfcNetDevice> device);
 
     /**
      * Carry a frame from \p src to the other end.
@@ -62,7 +62,7 @@ class PfcChannel : public Channel
      * \param txTime its serialisation time
      * \return false when the link is down (nothing sent)
      */
-    bool TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src, Time txTime);
+    virtual bool TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src, Time txTime);
 
     /**
      * Take the link down or bring it up; tells both devices.
@@ -78,11 +78,15 @@ class PfcChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
-  private:
-    /// Deliver a frame sent in link epoch \p epoch to end \p to.
+  protected:
+    /// Deliver a frame sent in link epoch \p epoch to end \p to: to the
+    /// device, or, when the link went down since (the epoch changed), lost.
     /// \param frame the frame \param to the receiving end (0 or 1) \param epoch epoch at send
     void Deliver(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
+    /// \return the link epoch (incremented each time the link goes down)
+    uint64_t GetEpoch() const;
 
+  private:
     Time m_delay;                                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2];                 //!< the two ends
     uint32_t m_context[2];                         //!< their node ids (NO_CONTEXT: not known yet)

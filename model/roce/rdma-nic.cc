@@ -417,8 +417,19 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
     r.packets = qp->packets;
     r.idealFct = spec.idealFct.IsStrictlyPositive() ? spec.idealFct : IdealFct(*qp);
     m_send.push_back(qp);
-    Simulator::Schedule(spec.start - Simulator::Now(), &RdmaNic::StartFlow, this, qp->id);
+    // In a distributed run (MPI) every rank holds every NIC; only the rank
+    // of the NIC's node starts its flows (the others keep the record unstarted).
+    if (GetNode()->GetSystemId() == Simulator::GetSystemId())
+    {
+        Simulator::Schedule(spec.start - Simulator::Now(), &RdmaNic::StartFlow, this, qp->id);
+    }
     return qp->id;
+}
+
+Ptr<Node>
+RdmaNic::GetNode() const
+{
+    return m_device ? m_device->GetNode() : (m_relay ? m_relay->GetNode() : nullptr);
 }
 
 Time

@@ -167,6 +167,8 @@ class RdmaNic : public Object
 
     /// \return records of every flow this NIC sent (finished or not)
     std::vector<RdmaFlowRecord> GetFlowRecords() const;
+    /// \return the node of the device (or relay server) it is attached to (nullptr before)
+    Ptr<Node> GetNode() const;
     uint32_t GetActiveFlows() const; //!< \return flows not yet acknowledged in full
     /**
      * \return bytes a full-size data packet occupies on an untagged link: PayloadSize,
