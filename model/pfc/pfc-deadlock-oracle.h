@@ -76,7 +76,13 @@ class PfcDeadlockOracle : public Object
     /// Watch one switch. \param sw the switch
     void AddSwitch(Ptr<PfcSwitchNetDevice> sw);
 
-    /// Check every Interval from \p start until \p stop. \param start first check \param stop last
+    /**
+     * Check every Interval from \p start until \p stop.  In a distributed
+     * (MPI) run the oracle runs per rank: it says so on standard error when
+     * some watched switches are on other ranks, and checks the switches of
+     * its own rank (their queues and pauses are only simulated there).
+     * \param start first check \param stop last
+     */
     void Start(Time start, Time stop);
 
     /**
