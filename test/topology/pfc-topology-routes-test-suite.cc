@@ -599,6 +599,90 @@ class TwoPortHostTestCase : public PfcTopologyTestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * RanksByPod on a k=4 fat tree, against what its construction gives by
+ * hand: hosts are numbered pod by pod (4 per pod), so with 2 ranks host h is
+ * on rank h / 8 and with 3 ranks on rank {0, 0, 1, 2}[h / 4]; the 4 cores go
+ * to ranks c * R / 4 in id order; each ToR is on the rank of its hosts; only
+ * core links cross ranks (2 ranks: each core reaches 2 pods of the other
+ * rank, 8 links).  No layers, or a map of the wrong size: a clear error.
+ */
+class RanksByPodTestCase : public PfcTopologyTestCase
+{
+  public:
+    RanksByPodTestCase()
+        : PfcTopologyTestCase("RanksByPod splits a fat tree by pod; cores in blocks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        tagger::Topology topo = tagger::MakeFatTree(4);
+        const std::vector<uint32_t> podToRank3{0, 0, 1, 2};
+        for (uint32_t ranks : {1u, 2u, 3u})
+        {
+            std::vector<uint32_t> rank = PfcTopologyHelper::RanksByPod(topo, ranks);
+            NS_TEST_ASSERT_MSG_EQ(rank.size(), topo.GetNNodes(), "one rank per node");
+            std::vector<tagger::NodeId> hosts = topo.GetHosts();
+            for (uint32_t h = 0; h < hosts.size(); ++h)
+            {
+                uint32_t want = ranks == 1 ? 0 : (ranks == 2 ? h / 8 : podToRank3[h / 4]);
+                NS_TEST_EXPECT_MSG_EQ(rank[hosts[h]],
+                                      want,
+                                      "host " << h << ", " << ranks << " ranks");
+                tagger::NodeId tor = topo.GetNeighbors(hosts[h])[0];
+                NS_TEST_EXPECT_MSG_EQ(rank[tor], want, "ToR of host " << h);
+            }
+            uint32_t c = 0;
+            for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+            {
+                if (topo.GetNode(v).layer == 3)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(rank[v], c * ranks / 4, "core " << c);
+                    ++c;
+                }
+            }
+            NS_TEST_EXPECT_MSG_EQ(c, 4u, "a k=4 fat tree has 4 cores");
+            uint32_t crossing = 0;
+            for (const tagger::TopoLink& l : topo.GetLinks())
+            {
+                if (rank[l.a.node] != rank[l.b.node])
+                {
+                    ++crossing;
+                    NS_TEST_EXPECT_MSG_EQ(
+                        (topo.GetNode(l.a.node).layer == 3 || topo.GetNode(l.b.node).layer == 3),
+                        true,
+                        "only core links cross ranks");
+                }
+            }
+            if (ranks == 2)
+            {
+                NS_TEST_EXPECT_MSG_EQ(crossing, 8u, "core links between the two halves");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(
+            CheckFatalError(
+                []() { PfcTopologyHelper::RanksByPod(tagger::MakeJellyfish(8, 4, 3, 1), 2); },
+                "has no layers, so no pods"),
+            "",
+            "Jellyfish");
+        NS_TEST_EXPECT_MSG_EQ(CheckFatalError(
+                                  [&topo]() {
+                                      PfcTopologyHelper net(topo);
+                                      net.SetNodeRanks({0, 1});
+                                  },
+                                  "2 ranks for 36 nodes"),
+                              "",
+                              "a map of the wrong size");
+        PfcTopologyHelper net(topo);
+        NS_TEST_EXPECT_MSG_EQ((net.GetNodeRanks() == std::vector<uint32_t>(topo.GetNNodes(), 0)),
+                              true,
+                              "without SetNodeRanks every node is on rank 0");
+    }
+};
+
 } // namespace
 
 /**
@@ -618,5 +702,6 @@ MakePfcTopologyRoutesTestCases()
             new PinPathTestCase,
             new BCubeFailLinkTestCase,
             new BadNamesTestCase,
-            new TwoPortHostTestCase};
+            new TwoPortHostTestCase,
+            new RanksByPodTestCase};
 }
