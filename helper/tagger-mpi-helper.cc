@@ -10,6 +10,8 @@
 #include "rdma-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -140,6 +142,9 @@ GatherBytes(const std::vector<uint8_t>& mine, std::vector<int>& sizes)
 void
 TaggerMpiHelper::Enable(int* argc, char*** argv)
 {
+    // Same-time arrivals in an order that does not depend on the ranks (in
+    // every build, so that a program's one-process run matches its MPI runs).
+    Config::SetDefault("ns3::PfcChannel::OrderArrivals", BooleanValue(true));
 #ifdef NS3_MPI
     StringValue impl;
     GlobalValue::GetValueByName("SimulatorImplementationType", impl);

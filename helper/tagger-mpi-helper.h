@@ -55,7 +55,10 @@ class RdmaHelper;
  * Every rank builds the whole network (same objects, same random streams);
  * only the nodes of the rank have events, so a counter of a device or NIC
  * of another rank stays 0 on this rank and the sum over ranks is the
- * network's.  The synchroniser is ns-3's granted-time-window one
+ * network's.  Enable also turns on PfcChannel's OrderArrivals (in every
+ * build, so a program's one-process run is the reference its MPI runs
+ * match): frames that reach a node in the same nanosecond as its other
+ * events are then handled in an order that does not depend on the ranks.  The synchroniser is ns-3's granted-time-window one
  * (ns3::DistributedSimulatorImpl) unless SimulatorImplementationType is
  * already a distributed one (NS_GLOBAL_VALUE=
  * "SimulatorImplementationType=ns3::NullMessageSimulatorImpl" picks the
@@ -71,7 +74,8 @@ class TaggerMpiHelper
   public:
     /**
      * Start MPI and the distributed simulator (call first, before any node
-     * exists).  Without MPI in the build: nothing.
+     * exists), and make PfcChannel::OrderArrivals the default.  Without MPI
+     * in the build: only the latter.
      * \param argc main's argc \param argv main's argv
      */
     static void Enable(int* argc, char*** argv);

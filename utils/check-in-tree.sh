@@ -279,10 +279,12 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # The remote link against a local one: frames and PAUSEs cross ranks with
 # the link's delay and serialisation (exit 0 when every check passes).
 ./ns3 run --no-build --command-template="${mpirun[*]} -np 2 %s" tagger-pfc-remote-link-test
-# The k=8 fat-tree incast, plain and with a failed core link under Tagger:
-# the RESULT line and every flow record are the same on 1 and 2 ranks.
+# The k=8 fat-tree incast, plain, with a failed core link under Tagger, and
+# loaded (64 senders: frames from the other rank meet local events in the
+# same nanosecond, which PfcChannel's OrderArrivals orders): the RESULT line
+# and every flow record are the same on 1 and 2 ranks.
 out=$(mktemp -d)
-for scenario in "plain:" "tagger-failure:--failures=1 --tagger"; do
+for scenario in "plain:" "tagger-failure:--failures=1 --tagger" "loaded:--senders=64 --stop-ms=5"; do
     name=${scenario%%:*}
     args=${scenario#*:}
     for np in 1 2; do

@@ -126,7 +126,7 @@ PfcRemoteChannel::ReceiveFromRank(uint8_t to, Ptr<Packet> frame)
     PfcLinkEpochTag tag;
     bool tagged = frame->RemovePacketTag(tag);
     NS_ABORT_MSG_IF(!tagged, "PfcRemoteChannel: a frame from another rank without its epoch");
-    Deliver(frame, to, tag.epoch);
+    Arrive(frame, to, tag.epoch);
 }
 
 void

@@ -6,15 +6,86 @@
 
 #include "pfc-net-device.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+
+#include <algorithm>
+#include <vector>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PfcChannel");
 NS_OBJECT_ENSURE_REGISTERED(PfcChannel);
+
+/**
+ * \ingroup tagger
+ * The frames reaching one node at the current instant (PfcChannel's
+ * OrderArrivals), aggregated to the node: handed to their channels' Deliver
+ * by one event scheduled for "now" when the first arrives, so after the
+ * node's events of this instant that were scheduled earlier, in the order of
+ * the receiving devices' interface indices.
+ */
+class PfcArrivalOrder : public Object
+{
+  public:
+    /// \return the object TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::PfcArrivalOrder").SetParent<Object>().SetGroupName("Tagger");
+        return tid;
+    }
+
+    /// One frame that arrived.
+    struct Arrival
+    {
+        uint32_t ifIndex;        //!< the receiving device's interface index (the order)
+        Ptr<PfcChannel> channel; //!< its channel
+        Ptr<Packet> frame;       //!< the frame
+        uint8_t to;              //!< the receiving end of the channel
+        uint64_t epoch;          //!< the link epoch at send
+    };
+
+    /// \param a a frame that arrives now
+    void Add(Arrival a)
+    {
+        m_pending.push_back(std::move(a));
+        if (!m_drain.IsRunning())
+        {
+            m_drain = Simulator::ScheduleNow(&PfcArrivalOrder::Drain, this);
+        }
+    }
+
+  private:
+    void DoDispose() override
+    {
+        m_drain.Cancel();
+        m_pending.clear();
+        Object::DoDispose();
+    }
+
+    /// Deliver this instant's frames, in interface order.
+    void Drain()
+    {
+        std::vector<Arrival> batch;
+        batch.swap(m_pending);
+        std::stable_sort(batch.begin(), batch.end(), [](const Arrival& x, const Arrival& y) {
+            return x.ifIndex < y.ifIndex;
+        });
+        for (Arrival& a : batch)
+        {
+            a.channel->Deliver(a.frame, a.to, a.epoch);
+        }
+    }
+
+    std::vector<Arrival> m_pending; //!< frames of this instant
+    EventId m_drain;                //!< the event that delivers them
+};
+
+NS_OBJECT_ENSURE_REGISTERED(PfcArrivalOrder);
 
 TypeId
 PfcChannel::GetTypeId()
@@ -30,6 +101,15 @@ PfcChannel::GetTypeId()
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&PfcChannel::m_delay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("OrderArrivals",
+                          "Hand the frames that reach a node at one instant to their devices "
+                          "after the node's other events of that instant, in interface order, "
+                          "so that the order does not depend on when the deliveries were "
+                          "scheduled (identical results on any number of MPI ranks; one extra "
+                          "event per instant with arrivals).  Off: in scheduling order.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PfcChannel::m_orderArrivals),
+                          MakeBooleanChecker())
             .AddTraceSource("Lost",
                             "A frame in flight was lost because the link went down.",
                             MakeTraceSourceAccessor(&PfcChannel::m_lostTrace),
@@ -42,8 +122,19 @@ PfcChannel::PfcChannel()
       m_context{Simulator::NO_CONTEXT, Simulator::NO_CONTEXT},
       m_nDevices(0),
       m_up(true),
-      m_epoch(0)
+      m_epoch(0),
+      m_orderArrivals(false)
 {
+}
+
+PfcChannel::~PfcChannel() = default;
+
+void
+PfcChannel::DoDispose()
+{
+    m_order[0] = nullptr;
+    m_order[1] = nullptr;
+    Channel::DoDispose();
 }
 
 void
@@ -71,12 +162,33 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src
     }
     Simulator::ScheduleWithContext(m_context[to],
                                    txTime + m_delay,
-                                   &PfcChannel::Deliver,
+                                   &PfcChannel::Arrive,
                                    this,
                                    m_delay.IsStrictlyPositive() ? frame : frame->Copy(),
                                    to,
                                    m_epoch);
     return true;
+}
+
+void
+PfcChannel::Arrive(Ptr<Packet> frame, uint8_t to, uint64_t epoch)
+{
+    if (!m_orderArrivals)
+    {
+        Deliver(frame, to, epoch);
+        return;
+    }
+    if (!m_order[to])
+    {
+        Ptr<Node> node = m_device[to]->GetNode();
+        m_order[to] = node->GetObject<PfcArrivalOrder>();
+        if (!m_order[to])
+        {
+            m_order[to] = CreateObject<PfcArrivalOrder>();
+            node->AggregateObject(m_order[to]);
+        }
+    }
+    m_order[to]->Add({m_device[to]->GetIfIndex(), this, frame, to, epoch});
 }
 
 void

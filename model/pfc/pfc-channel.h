@@ -23,6 +23,7 @@ namespace ns3
 {
 
 class PfcNetDevice;
+class PfcArrivalOrder;
 
 /**
  * \ingroup tagger
@@ -38,6 +39,21 @@ class PfcNetDevice;
  * Delay).  With a zero delay both happen at the same instant, so the
  * receiver gets a copy.  A trace sink of the sender that keeps the frame
  * past PhyTxEnd sees what the receiver did to it: copy it in the sink.
+ *
+ * Same-time arrivals (attribute OrderArrivals, off by default): |ns3| runs
+ * events of one instant in the order they were scheduled, so a frame that
+ * reaches a node in the same nanosecond as another event of that node (a
+ * transmission starting, another frame) is handled before or after it
+ * depending on when its delivery was scheduled, which differs between one
+ * process and a distributed (MPI) run, where a frame from another rank is
+ * scheduled when its message is received.  With OrderArrivals the frames
+ * reaching a node at one instant are handed to their devices after the
+ * node's other events of that instant (one extra event per instant), in
+ * the order of the receiving devices' interface indices: the result no
+ * longer depends on when deliveries were scheduled, on any number of ranks.
+ * This holds as long as no event of the node schedules another event for
+ * the same instant on that node (none of this module's do, except a relay
+ * server's local delivery).  TaggerMpiHelper::Enable turns it on.
  */
 class PfcChannel : public Channel
 {
@@ -48,6 +64,7 @@ class PfcChannel : public Channel
      */
     static TypeId GetTypeId();
     PfcChannel();
+    ~PfcChannel() override; // out of line: PfcArrivalOrder is only declared here
 
     /**
      * Attach a device (at most two).
@@ -79,6 +96,12 @@ class PfcChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   protected:
+    void DoDispose() override;
+
+    /// A frame sent in epoch \p epoch reaches end \p to: Deliver it now, or
+    /// with OrderArrivals after the node's other events of this instant.
+    /// \param frame the frame \param to the receiving end \param epoch epoch at send
+    void Arrive(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
     /// Deliver a frame sent in link epoch \p epoch to end \p to: to the
     /// device, or, when the link went down since (the epoch changed), lost.
     /// \param frame the frame \param to the receiving end (0 or 1) \param epoch epoch at send
@@ -87,12 +110,16 @@ class PfcChannel : public Channel
     uint64_t GetEpoch() const;
 
   private:
+    friend class PfcArrivalOrder; // calls Deliver
+
     Time m_delay;                                  //!< propagation delay
     Ptr<PfcNetDevice> m_device[2];                 //!< the two ends
     uint32_t m_context[2];                         //!< their node ids (NO_CONTEXT: not known yet)
     std::size_t m_nDevices;                        //!< attached devices
     bool m_up;                                     //!< link state
     uint64_t m_epoch;                              //!< incremented when the link goes down
+    bool m_orderArrivals;                          //!< OrderArrivals attribute
+    Ptr<PfcArrivalOrder> m_order[2];               //!< with OrderArrivals: each end's node's
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost in flight
 };
 

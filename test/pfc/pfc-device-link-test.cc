@@ -19,6 +19,7 @@
 #include "pfc-device-test-util.h"
 #include "pfc-test-util.h"
 
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -675,6 +676,75 @@ class HairpinResumeTestCase : public TestCase
     uint32_t m_received = 0;  //!< frames the peer received
 };
 
+// ---------------------------------------------------------------------------
+// Same-time arrivals (PfcChannel OrderArrivals)
+// ---------------------------------------------------------------------------
+
+/// MacRx sink that records which of c's devices received.
+/// \param order log \param dev index \param frame the frame
+void
+RecordDevice(std::vector<std::pair<Time, uint32_t>>* order, uint32_t dev, Ptr<const Packet> frame)
+{
+    order->emplace_back(Simulator::Now(), dev);
+}
+
+/**
+ * \ingroup tagger-tests
+ * Two frames reach node c in the same nanosecond, from a (c's device 0) and
+ * from b (c's device 1), b's delivery scheduled first.  By hand: both are
+ * 1000 bytes at 8 Gbps over 1 us, sent at t0, so both arrive at t0 + 1024 +
+ * 1000 ns.  Without OrderArrivals c handles them in scheduling order (b's
+ * first); with it, after c's other events of that instant, in interface
+ * order (a's first), whatever the scheduling order.
+ */
+class OrderArrivalsTestCase : public PfcDeviceTestCase
+{
+  public:
+    OrderArrivalsTestCase()
+        : PfcDeviceTestCase("PfcChannel: OrderArrivals hands same-time frames over in device order")
+    {
+    }
+
+  private:
+    /// \param ordered OrderArrivals \return (time, c's device) of each arrival
+    std::vector<std::pair<Time, uint32_t>> Run(bool ordered)
+    {
+        PfcHelper helper;
+        helper.SetDeviceAttribute("DataRate", StringValue("8Gbps"));
+        helper.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        helper.SetChannelAttribute("OrderArrivals", BooleanValue(ordered));
+        NodeContainer nodes;
+        nodes.Create(3);
+        NetDeviceContainer ac = helper.Connect(nodes.Get(0), nodes.Get(2));
+        NetDeviceContainer bc = helper.Connect(nodes.Get(1), nodes.Get(2));
+        std::vector<std::pair<Time, uint32_t>> order;
+        ac.Get(1)->TraceConnectWithoutContext("MacRx",
+                                              MakeBoundCallback(&RecordDevice, &order, 0u));
+        bc.Get(1)->TraceConnectWithoutContext("MacRx",
+                                              MakeBoundCallback(&RecordDevice, &order, 1u));
+        Ptr<PfcNetDevice> a = DynamicCast<PfcNetDevice>(ac.Get(0));
+        Ptr<PfcNetDevice> b = DynamicCast<PfcNetDevice>(bc.Get(0));
+        Simulator::Schedule(kT0, &SendFrames, b, Frames{{1000, 3}}); // scheduled first
+        Simulator::Schedule(kT0, &SendFrames, a, Frames{{1000, 3}});
+        Simulator::Stop(MicroSeconds(100));
+        Simulator::Run();
+        Simulator::Destroy();
+        return order;
+    }
+
+    void DoRun() override
+    {
+        const Time at = At(1024 + 1000);
+        using Seen = std::vector<std::pair<Time, uint32_t>>;
+        NS_TEST_EXPECT_MSG_EQ((Run(false) == Seen{{at, 1}, {at, 0}}),
+                              true,
+                              "without OrderArrivals: b's frame (scheduled first) first");
+        NS_TEST_EXPECT_MSG_EQ((Run(true) == Seen{{at, 0}, {at, 1}}),
+                              true,
+                              "with OrderArrivals: device 0's frame first");
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -683,5 +753,6 @@ MakePfcDeviceLinkTestCases()
     return {new PfcLinkDownTestCase,
             new PfcPcapTestCase,
             new PfcHostStackTestCase,
-            new HairpinResumeTestCase};
+            new HairpinResumeTestCase,
+            new OrderArrivalsTestCase};
 }
