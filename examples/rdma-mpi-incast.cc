@@ -126,6 +126,7 @@ main(int argc, char* argv[])
     }
     uint64_t pauses = TaggerMpiHelper::Sum(stats.GetPauseCount());
     uint64_t retransmits = TaggerMpiHelper::Sum(rdma.GetRetransmittedPackets());
+    uint64_t crossing = TaggerMpiHelper::CountCrossRankFrames(net);
     std::vector<RdmaFlowRecord> records = TaggerMpiHelper::GatherFlowRecords(rdma);
     if (TaggerMpiHelper::GetRank() == 0)
     {
@@ -138,7 +139,8 @@ main(int argc, char* argv[])
         }
         std::cout << "rdma-mpi-incast: fat tree k=" << k << ", " << senders
                   << " senders -> host 0, " << TaggerMpiHelper::GetSize() << " rank(s), "
-                  << failures << " failed core link(s), Tagger " << (tagger ? "on" : "off") << "\n";
+                  << failures << " failed core link(s), Tagger " << (tagger ? "on" : "off") << ", "
+                  << crossing << " frames crossed ranks\n";
         RdmaHelper::PrintFctSummary(std::cout, records);
         std::cout << "drops:";
         for (uint8_t r = 0; r < kPfcDropReasons; ++r)

@@ -20,6 +20,7 @@
 
 #ifdef NS3_MPI
 #include "ns3/mpi-interface.h"
+#include "ns3/pfc-remote-channel.h"
 
 #include <mpi.h>
 #endif
@@ -240,6 +241,24 @@ TaggerMpiHelper::Sum(uint64_t value)
     }
 #endif
     return value;
+}
+
+uint64_t
+TaggerMpiHelper::CountCrossRankFrames(const PfcTopologyHelper& net)
+{
+    uint64_t sent = 0;
+#ifdef NS3_MPI
+    const tagger::Topology& topo = net.GetTopology();
+    for (const tagger::TopoLink& l : topo.GetLinks())
+    {
+        Ptr<PfcNetDevice> dev = net.GetDevice(l.a.node, l.a.port);
+        Ptr<PfcRemoteChannel> remote = DynamicCast<PfcRemoteChannel>(dev->GetPfcChannel());
+        sent += remote ? remote->GetFramesSent() : 0;
+    }
+#else
+    (void)net;
+#endif
+    return Sum(sent);
 }
 
 std::vector<std::string>

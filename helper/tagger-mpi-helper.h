@@ -58,9 +58,9 @@ class RdmaHelper;
  * network's.  Enable also turns on PfcChannel's OrderArrivals (in every
  * build, so a program's one-process run is the reference its MPI runs
  * match): frames that reach a node in the same nanosecond as its other
- * events are then handled in an order that does not depend on the ranks.  The synchroniser is ns-3's granted-time-window one
- * (ns3::DistributedSimulatorImpl) unless SimulatorImplementationType is
- * already a distributed one (NS_GLOBAL_VALUE=
+ * events are then handled in an order that does not depend on the ranks.  The synchroniser is
+ * ns-3's granted-time-window one (ns3::DistributedSimulatorImpl) unless SimulatorImplementationType
+ * is already a distributed one (NS_GLOBAL_VALUE=
  * "SimulatorImplementationType=ns3::NullMessageSimulatorImpl" picks the
  * null-message one).
  *
@@ -104,6 +104,13 @@ class TaggerMpiHelper
 
     /// \param value this rank's part \return the sum over all ranks (on every rank)
     static uint64_t Sum(uint64_t value);
+
+    /**
+     * Frames that crossed ranks (PfcRemoteChannel::GetFramesSent of every
+     * link of the network, summed over ranks): the MPI messages of the run.
+     * \param net the network \return the count (0 in one process)
+     */
+    static uint64_t CountCrossRankFrames(const PfcTopologyHelper& net);
 
     /**
      * Each rank's text, on rank 0.

@@ -113,11 +113,18 @@ PfcRemoteChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice
     PfcLinkEpochTag tag;
     tag.epoch = GetEpoch();
     copy->AddPacketTag(tag);
+    ++m_sent;
     MpiInterface::SendPacket(copy,
                              Simulator::Now() + txTime + GetDelay(),
                              dst->GetNode()->GetId(),
                              dst->GetIfIndex());
     return true;
+}
+
+uint64_t
+PfcRemoteChannel::GetFramesSent() const
+{
+    return m_sent;
 }
 
 void

@@ -66,12 +66,17 @@ class PfcRemoteChannel : public PfcChannel
                        const Ptr<PfcNetDevice>& src,
                        Time txTime) override;
 
+    /// \return frames this rank handed to MPI on this link (both directions)
+    uint64_t GetFramesSent() const;
+
   private:
     /// A frame for end \p to arrived from the other rank.
     /// \param to the receiving end \param frame the frame (epoch tag on)
     void ReceiveFromRank(uint8_t to, Ptr<Packet> frame);
     void ReceiveAtEnd0(Ptr<Packet> frame); //!< \param frame arrived for end 0
     void ReceiveAtEnd1(Ptr<Packet> frame); //!< \param frame arrived for end 1
+
+    uint64_t m_sent = 0; //!< frames handed to MPI
 };
 
 } // namespace ns3
