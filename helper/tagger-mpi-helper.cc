@@ -173,16 +173,6 @@ TaggerMpiHelper::Disable()
 #endif
 }
 
-bool
-TaggerMpiHelper::IsBuiltWithMpi()
-{
-#ifdef NS3_MPI
-    return true;
-#else
-    return false;
-#endif
-}
-
 uint32_t
 TaggerMpiHelper::GetRank()
 {

@@ -82,9 +82,8 @@ class TaggerMpiHelper
     /// Stop MPI (after Simulator::Destroy).  Without MPI, or when not enabled: nothing.
     static void Disable();
 
-    static bool IsBuiltWithMpi(); //!< \return whether ns-3 and this module have MPI
-    static uint32_t GetRank();    //!< \return this process's rank (0 without MPI)
-    static uint32_t GetSize();    //!< \return the number of ranks (1 without MPI)
+    static uint32_t GetRank(); //!< \return this process's rank (0 without MPI)
+    static uint32_t GetSize(); //!< \return the number of ranks (1 without MPI)
 
     /**
      * Put the network's pods on the ranks running (PfcTopologyHelper::RanksByPod
