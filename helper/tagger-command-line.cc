@@ -86,7 +86,7 @@ TaggerCommandLine::TaggerCommandLine(const std::string& program, const std::stri
     : m_program(program),
       m_cmd(file)
 {
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::TaggerWheelScheduler"));
 }
 
 void

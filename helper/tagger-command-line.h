@@ -65,12 +65,13 @@ namespace ns3
  *    OpenOutput and checks with CloseOutput (a disk that fills up during the
  *    run is caught there, after the simulation).
  *
- * The event scheduler: the constructor makes ns3::PriorityQueueScheduler (a
- * binary heap on a vector) the default of ns-3's SchedulerType global value,
- * which --SchedulerType still overrides.  Every ns-3 scheduler runs events in
- * the same order (time, then insertion), so results do not change; the heap
- * allocates nothing per event, unlike the default MapScheduler (the
- * difference is measured in doc/tagger-validation.rst).
+ * The event scheduler: the constructor makes ns3::TaggerWheelScheduler (a
+ * timing wheel of vectors, see its class) the default of ns-3's SchedulerType
+ * global value, which --SchedulerType still overrides.  Every ns-3 scheduler
+ * runs events in the same order (time, then insertion), so results do not
+ * change; it allocates nothing per event, unlike the default MapScheduler,
+ * and starts reading the next event before it runs (the differences are
+ * measured in doc/tagger-performance.rst).
  *
  * --PrintFlagTable prints one line per flag (name, kind, smallest and largest
  * value or the choices, tab-separated) and exits 0: the bad-input test
@@ -102,7 +103,7 @@ class TaggerCommandLine
     static constexpr int64_t kMaxFlowBytes = int64_t(1) << 40;
 
     /**
-     * Make ns3::PriorityQueueScheduler the default scheduler (see the class comment).
+     * Make ns3::TaggerWheelScheduler the default scheduler (see the class comment).
      * \param program the program's name (first word of every message)
      * \param file the program's source (__FILE__, for ns3::CommandLine's usage)
      */

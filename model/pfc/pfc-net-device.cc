@@ -29,16 +29,18 @@ namespace
 {
 
 /**
- * Fire \p trace only when a sink is connected: TracedCallback's operator()
- * is an out-of-line call that copies its arguments, made several times per
- * frame, and most runs connect nothing to these traces.
+ * Fire \p trace only when a sink is connected (its bit is set in \p traced):
+ * TracedCallback's operator() is an out-of-line call that copies its
+ * arguments, made several times per frame, and most runs connect nothing to
+ * these traces.
+ * \param traced the device's trace bits \param bit the trace's bit
  * \param trace the trace source \param args its arguments
  */
 template <typename... Ts, typename... Args>
 inline void
-FireTrace(const TracedCallback<Ts...>& trace, Args&&... args)
+FireTrace(uint8_t traced, uint8_t bit, const PfcFlaggedTrace<Ts...>& trace, Args&&... args)
 {
-    if (!trace.IsEmpty())
+    if (traced & bit)
     {
         trace(std::forward<Args>(args)...);
     }
@@ -191,18 +193,19 @@ PfcNetDevice::PfcNetDevice()
       m_linkUp(false),
       m_peerMacKnown(false),
       m_backlog(0),
+      m_traced(0),
+      m_classMode(CLASS_DSCP),
       m_switchPort(kPfcNoPort),
       m_nodeContext(Simulator::NO_CONTEXT),
       m_bps("40Gbps"),
+      m_ecnKmin(5 * 1000),
+      m_ecnKmax(200 * 1000),
+      m_ecnPmax(0.01),
       m_mtu(1500),
-      m_classMode(CLASS_DSCP),
       m_pauseQuanta(0xffff),
       m_pauseRefresh(0),
       m_processingDelay(-1),
       m_hostQueueLimit(64 * 1024),
-      m_ecnKmin(5 * 1000),
-      m_ecnKmax(200 * 1000),
-      m_ecnPmax(0.01),
       m_ifIndex(0),
       m_pausePaddingSet(0),
       m_pfcTx(0),
@@ -213,10 +216,17 @@ PfcNetDevice::PfcNetDevice()
       m_linkDowns(0)
 {
     NS_LOG_FUNCTION(this);
-    for (uint32_t d = 0; d < m_dscpClass.size(); ++d)
+    for (uint8_t d = 0; d < 64; ++d)
     {
-        m_dscpClass[d] = static_cast<uint8_t>(d >> 3);
+        SetDscpNibble(d, static_cast<uint8_t>(d >> 3));
     }
+    m_macTxTrace.BindFlag(&m_traced, TRACE_MAC_TX);
+    m_macRxTrace.BindFlag(&m_traced, TRACE_MAC_RX);
+    m_phyTxBeginTrace.BindFlag(&m_traced, TRACE_PHY_TX_BEGIN);
+    m_phyTxEndTrace.BindFlag(&m_traced, TRACE_PHY_TX_END);
+    m_phyRxEndTrace.BindFlag(&m_traced, TRACE_PHY_RX_END);
+    m_snifferTrace.BindFlag(&m_traced, TRACE_SNIFFER);
+    m_promiscSnifferTrace.BindFlag(&m_traced, TRACE_PROMISC_SNIFFER);
     m_queueBytes.fill(0);
     m_pausedUntil.fill(Time(0));
     m_pausedSince.fill(Time(0));
@@ -418,7 +428,7 @@ PfcNetDevice::TryTransmit()
                           "PfcNetDevice: the transmit source returned a packet of paused class "
                               << int(pcls));
             Encapsulate(packet, m_address, kEtherTypeIpv4, pcls);
-            FireTrace(m_macTxTrace, packet);
+            FireTrace(m_traced, TRACE_MAC_TX, m_macTxTrace, packet);
             StartFrame(packet);
             return;
         }
@@ -460,9 +470,9 @@ PfcNetDevice::StartFrame(Ptr<Packet> frame)
 {
     m_busy = true;
     m_onWire = frame;
-    FireTrace(m_phyTxBeginTrace, frame);
-    FireTrace(m_snifferTrace, frame);
-    FireTrace(m_promiscSnifferTrace, frame);
+    FireTrace(m_traced, TRACE_PHY_TX_BEGIN, m_phyTxBeginTrace, frame);
+    FireTrace(m_traced, TRACE_SNIFFER, m_snifferTrace, frame);
+    FireTrace(m_traced, TRACE_PROMISC_SNIFFER, m_promiscSnifferTrace, frame);
     Time txTime = GetWireTime(frame->GetSize());
     bool sent = m_channel->TransmitStart(frame, this, txTime);
     NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
@@ -507,7 +517,7 @@ void
 PfcNetDevice::TransmitComplete()
 {
     NS_ASSERT(m_busy);
-    FireTrace(m_phyTxEndTrace, m_onWire);
+    FireTrace(m_traced, TRACE_PHY_TX_END, m_phyTxEndTrace, m_onWire);
     m_onWire = nullptr;
     m_busy = false;
     TryTransmit();
@@ -523,7 +533,7 @@ bool
 PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
 {
     NS_ASSERT(cls < kPfcClasses);
-    FireTrace(m_macTxTrace, entry.frame);
+    FireTrace(m_traced, TRACE_MAC_TX, m_macTxTrace, entry.frame);
     if (!m_linkUp)
     {
         PfcQueueEntry dropped = entry;
@@ -604,7 +614,7 @@ PfcNetDevice::SendFrom(Ptr<Packet> packet,
     uint8_t cls = ClassOfHostPacket(packet, protocolNumber);
     // A point-to-point link: the frame goes to the peer whatever IP asked.
     Encapsulate(packet, Mac48Address::ConvertFrom(source), protocolNumber, cls);
-    FireTrace(m_macTxTrace, packet);
+    FireTrace(m_traced, TRACE_MAC_TX, m_macTxTrace, packet);
     return EnqueueHost(packet, cls);
 }
 
@@ -666,9 +676,9 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     {
         return;
     }
-    FireTrace(m_phyRxEndTrace, frame);
-    FireTrace(m_snifferTrace, frame);
-    FireTrace(m_promiscSnifferTrace, frame);
+    FireTrace(m_traced, TRACE_PHY_RX_END, m_phyRxEndTrace, frame);
+    FireTrace(m_traced, TRACE_SNIFFER, m_snifferTrace, frame);
+    FireTrace(m_traced, TRACE_PROMISC_SNIFFER, m_promiscSnifferTrace, frame);
     EthernetDot1qHeader eth;
     frame->RemoveHeader(eth);
     if (eth.GetEtherType() == kEtherTypeMacControl)
@@ -698,7 +708,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     {
         // The hook takes the headers off a packet it consumes, so MacRx
         // (the packet as it arrived) gets a copy, made only when traced.
-        Ptr<Packet> traced = m_macRxTrace.IsEmpty() ? nullptr : frame->Copy();
+        Ptr<Packet> traced = (m_traced & TRACE_MAC_RX) ? frame->Copy() : nullptr;
         if (m_receiveHook(frame))
         {
             m_macRxTrace(traced ? traced : frame);
@@ -1032,7 +1042,8 @@ PfcNetDevice::GetQueue(uint8_t cls) const
 uint8_t
 PfcNetDevice::GetClassOfDscp(uint8_t dscp) const
 {
-    return m_dscpClass[dscp & 0x3f];
+    dscp &= 0x3f;
+    return (m_dscpClass[dscp >> 1] >> ((dscp & 1) * 4)) & 0xf;
 }
 
 void
@@ -1040,7 +1051,15 @@ PfcNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
 {
     NS_ABORT_MSG_IF(dscp > 63, "PfcNetDevice::SetDscpClass: DSCP " << int(dscp) << " > 63");
     NS_ABORT_MSG_IF(cls >= kPfcClasses, "PfcNetDevice::SetDscpClass: class " << int(cls) << " > 7");
-    m_dscpClass[dscp] = cls;
+    SetDscpNibble(dscp, cls);
+}
+
+void
+PfcNetDevice::SetDscpNibble(uint8_t dscp, uint8_t cls)
+{
+    uint8_t shift = (dscp & 1) * 4;
+    uint8_t& pair = m_dscpClass[dscp >> 1];
+    pair = uint8_t((pair & ~(0xf << shift)) | (cls << shift));
 }
 
 PfcNetDevice::ClassMode

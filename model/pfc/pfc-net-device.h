@@ -8,6 +8,7 @@
 #define PFC_NET_DEVICE_H
 
 #include "pfc-fifo.h"
+#include "pfc-flagged-trace.h"
 #include "pfc-header.h"
 #include "pfc-scheduler.h"
 #include "pfc-types.h"
@@ -353,20 +354,20 @@ class PfcNetDevice : public NetDevice
     bool DropIfLostOnLink(Ptr<Packet> frame);
     /// \return the PFC pause refresh period in effect
     Time GetRefreshPeriod() const;
+    /// Store DSCP \p dscp's class. \param dscp 0..63 \param cls 0..7
+    void SetDscpNibble(uint8_t dscp, uint8_t cls);
 
-    // Per-frame state first and together: a frame that passes the port reads
-    // and writes these; the rest is read on PFC, link and set-up events only.
-    bool m_busy;                                    //!< a frame is on the wire
-    bool m_linkUp;                                  //!< link state
-    bool m_peerMacKnown;                            //!< m_peerMac is valid
-    uint8_t m_backlog;                              //!< bit c: m_queues[c] is not empty
-    uint32_t m_switchPort;                          //!< port index in the switch, or kPfcNoPort
-    uint32_t m_nodeContext;                         //!< GetNodeContext()
-    Mac48Address m_peerMac;                         //!< the peer's address (once known)
-    Ptr<Packet> m_onWire;                           //!< the frame on the wire
-    Ptr<PfcChannel> m_channel;                      //!< the channel
-    std::array<uint64_t, kPfcClasses> m_queueBytes; //!< bytes queued per class
-    std::array<Time, kPfcClasses> m_pausedUntil;    //!< peer paused us until (0: not paused)
+    /// Bits of m_traced: the per-frame trace sources with a sink.
+    enum TraceBit : uint8_t
+    {
+        TRACE_MAC_TX = 1,
+        TRACE_MAC_RX = 2,
+        TRACE_PHY_TX_BEGIN = 4,
+        TRACE_PHY_TX_END = 8,
+        TRACE_PHY_RX_END = 16,
+        TRACE_SNIFFER = 32,
+        TRACE_PROMISC_SNIFFER = 64,
+    };
 
     /// A GetWireTime result.
     struct WireTime
@@ -376,35 +377,59 @@ class PfcNetDevice : public NetDevice
         Time time;          //!< its time on the wire
     };
 
-    mutable std::array<WireTime, 2> m_wireTimes; //!< GetWireTime's last two, newest first
-    PfcFifo<Ptr<Packet>> m_controlQueue;         //!< PFC frames to send
-    std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
-    // The traces every frame checks (as PointToPointNetDevice)
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< PhyTxBegin
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< PhyTxEnd
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< PhyRxEnd
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
-
-    // Attributes
-    DataRate m_bps;                         //!< DataRate
-    uint16_t m_mtu;                         //!< Mtu
-    Mac48Address m_address;                 //!< Address
+    // Per-frame state first and together, in as few cache lines as it fits:
+    // a frame that passes the port reads and writes these (in a large
+    // network they are out of the cache again by the next frame, so each
+    // line costs a memory read); the rest is read on PFC, link and set-up
+    // events only.
+    bool m_busy;                            //!< a frame is on the wire
+    bool m_linkUp;                          //!< link state
+    bool m_peerMacKnown;                    //!< m_peerMac is valid
+    uint8_t m_backlog;                      //!< bit c: m_queues[c] is not empty
+    uint8_t m_traced;                       //!< TraceBit of the traces with sinks
     ClassMode m_classMode;                  //!< ClassMode
-    uint16_t m_pauseQuanta;                 //!< PauseQuanta
-    Time m_pauseRefresh;                    //!< PauseRefresh (0: half the pause time)
-    Time m_processingDelay;                 //!< ProcessingDelay (negative: 802.1Qbb cap)
-    uint32_t m_hostQueueLimit;              //!< HostQueueLimit (bytes per class)
+    uint32_t m_switchPort;                  //!< port index in the switch, or kPfcNoPort
+    uint32_t m_nodeContext;                 //!< GetNodeContext()
+    Mac48Address m_peerMac;                 //!< the peer's address (once known)
+    Mac48Address m_address;                 //!< Address
+    Ptr<Packet> m_onWire;                   //!< the frame on the wire
+    Ptr<PfcChannel> m_channel;              //!< the channel
+    DataRate m_bps;                         //!< DataRate
     Ptr<PfcScheduler> m_scheduler;          //!< Scheduler
+    SwitchReceiveCallback m_switchRx;       //!< switch receive
+    SwitchDequeueCallback m_switchDequeue;  //!< switch dequeue (buffer release)
+    TransmitSourceCallback m_source;        //!< host transmit source
+    ReceiveHookCallback m_receiveHook;      //!< host receive hook
+    Ptr<ErrorModel> m_receiveErrorModel;    //!< ReceiveErrorModel (nullptr: no loss)
     uint32_t m_ecnKmin;                     //!< EcnKmin (bytes)
     uint32_t m_ecnKmax;                     //!< EcnKmax (bytes)
     double m_ecnPmax;                       //!< EcnPmax
     Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions
-    TransmitSourceCallback m_source;        //!< host transmit source
-    ReceiveHookCallback m_receiveHook;      //!< host receive hook
-    Ptr<ErrorModel> m_receiveErrorModel;    //!< ReceiveErrorModel (nullptr: no loss)
+    /// DSCP -> class, two DSCPs a byte (DSCP d in the low nibble of byte
+    /// d / 2 when d is even, the high one when odd).
+    std::array<uint8_t, 32> m_dscpClass;
+    mutable std::array<WireTime, 2> m_wireTimes;    //!< GetWireTime's last two, newest first
+    std::array<uint64_t, kPfcClasses> m_queueBytes; //!< bytes queued per class
+    std::array<Time, kPfcClasses> m_pausedUntil;    //!< peer paused us until (0: not paused)
+    PfcFifo<Ptr<Packet>> m_controlQueue;            //!< PFC frames to send
+    std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
+
+    // The traces every frame may fire (as PointToPointNetDevice); m_traced
+    // says which have sinks.
+    PfcFlaggedTrace<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
+    PfcFlaggedTrace<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
+    PfcFlaggedTrace<Ptr<const Packet>> m_phyTxBeginTrace;     //!< PhyTxBegin
+    PfcFlaggedTrace<Ptr<const Packet>> m_phyTxEndTrace;       //!< PhyTxEnd
+    PfcFlaggedTrace<Ptr<const Packet>> m_phyRxEndTrace;       //!< PhyRxEnd
+    PfcFlaggedTrace<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
+    PfcFlaggedTrace<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+
+    // Other attributes
+    uint16_t m_mtu;            //!< Mtu
+    uint16_t m_pauseQuanta;    //!< PauseQuanta
+    Time m_pauseRefresh;       //!< PauseRefresh (0: half the pause time)
+    Time m_processingDelay;    //!< ProcessingDelay (negative: 802.1Qbb cap)
+    uint32_t m_hostQueueLimit; //!< HostQueueLimit (bytes per class)
 
     // Wiring
     Ptr<Node> m_node;                                    //!< the node
@@ -412,11 +437,8 @@ class PfcNetDevice : public NetDevice
     TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
     NetDevice::ReceiveCallback m_rxCallback;             //!< to the node (host)
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< to the node (promiscuous)
-    SwitchReceiveCallback m_switchRx;                    //!< switch receive
-    SwitchDequeueCallback m_switchDequeue;               //!< switch dequeue (buffer release)
     SwitchPfcCallback m_switchPfc;                       //!< switch PFC hook (ITSY)
     Ptr<NetDeviceQueueInterface> m_queueInterface;       //!< host transmit queues
-    std::array<uint8_t, 64> m_dscpClass;                 //!< DSCP -> class
 
     // PFC state
     std::array<Time, kPfcClasses> m_pausedSince;      //!< start of the current pause

@@ -433,6 +433,14 @@ class TaggerPfcDeviceTestSuite : public TestSuite
         {
             AddTestCase(tc, TestCase::QUICK);
         }
+        for (TestCase* tc : MakePfcFlaggedTraceTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
+        for (TestCase* tc : MakeTaggerWheelSchedulerTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
     }
 };
 

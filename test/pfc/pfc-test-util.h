@@ -44,6 +44,10 @@ std::vector<ns3::TestCase*> MakePfcDeviceLinkTestCases();
 std::vector<ns3::TestCase*> MakePfcHeaderTestCases();
 /// \return the PfcFifo cases (pfc-fifo-test.cc)
 std::vector<ns3::TestCase*> MakePfcFifoTestCases();
+/// \return the flagged trace cases (pfc-flagged-trace-test.cc)
+std::vector<ns3::TestCase*> MakePfcFlaggedTraceTestCases();
+/// \return the event scheduler cases (tagger-wheel-scheduler-test.cc)
+std::vector<ns3::TestCase*> MakeTaggerWheelSchedulerTestCases();
 /// \return the egress scheduler cases (pfc-scheduler-test.cc)
 std::vector<ns3::TestCase*> MakePfcSchedulerTestCases();
 /// \return the TTL and routing drop, ECMP and ring cases (pfc-switch-routing-test.cc)

@@ -1,0 +1,288 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Part of the tagger data plane (ns-3).
+ */
+
+#include "tagger-wheel-scheduler.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TaggerWheelScheduler");
+
+NS_OBJECT_ENSURE_REGISTERED(TaggerWheelScheduler);
+
+namespace
+{
+/// Heap order of the buckets and the far heap: the earliest event on top.
+struct Later
+{
+    /// \param a an event \param b an event \return whether a leaves after b
+    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
+    {
+        return a.key.m_ts > b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid > b.key.m_uid);
+    }
+};
+
+/// Ask the processor to fetch the first 128 bytes of \p ev's EventImpl.
+/// \param ev an event
+inline void
+PrefetchEvent(const Scheduler::Event& ev)
+{
+    const char* p = reinterpret_cast<const char*>(ev.impl);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+}
+
+/// \param v a positive number \return the largest power of two <= v, as its log2
+uint32_t
+FloorLog2(uint64_t v)
+{
+    uint32_t n = 0;
+    while (v > 1)
+    {
+        v >>= 1;
+        ++n;
+    }
+    return n;
+}
+} // namespace
+
+TypeId
+TaggerWheelScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TaggerWheelScheduler")
+            .SetParent<Scheduler>()
+            .SetGroupName("Tagger")
+            .AddConstructor<TaggerWheelScheduler>()
+            .AddAttribute("BucketWidth",
+                          "Time one bucket of the wheel covers (rounded down to a power of "
+                          "two of the time resolution, at least one step).",
+                          TimeValue(NanoSeconds(16)),
+                          MakeTimeAccessor(&TaggerWheelScheduler::m_width),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("Buckets",
+                          "Number of buckets of the wheel (rounded down to a power of two, "
+                          "64 to 2^24); events beyond Buckets x BucketWidth wait in a heap.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&TaggerWheelScheduler::m_count),
+                          MakeUintegerChecker<uint32_t>(64, 1u << 24));
+    return tid;
+}
+
+TaggerWheelScheduler::TaggerWheelScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+TaggerWheelScheduler::~TaggerWheelScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+TaggerWheelScheduler::Setup()
+{
+    m_shift = FloorLog2(std::max<int64_t>(m_width.GetTimeStep(), 1));
+    NS_ABORT_MSG_IF(m_shift > 40, "TaggerWheelScheduler: BucketWidth " << m_width << " too large");
+    uint64_t count = uint64_t(1) << FloorLog2(m_count);
+    m_mask = count - 1;
+    m_buckets.assign(count, {});
+    m_nonEmpty.assign(count / 64, 0);
+    m_set = true;
+}
+
+uint64_t
+TaggerWheelScheduler::BucketOf(uint64_t ts) const
+{
+    return ts >> m_shift;
+}
+
+void
+TaggerWheelScheduler::MarkBucket(uint64_t i, bool on) const
+{
+    uint64_t bit = uint64_t(1) << (i & 63);
+    if (on)
+    {
+        m_nonEmpty[i >> 6] |= bit;
+    }
+    else
+    {
+        m_nonEmpty[i >> 6] &= ~bit;
+    }
+}
+
+void
+TaggerWheelScheduler::InsertInWheel(const Event& ev)
+{
+    uint64_t b = BucketOf(ev.key.m_ts);
+    std::vector<Event>& bucket = m_buckets[b & m_mask];
+    bucket.push_back(ev);
+    if (b == m_heapBucket)
+    {
+        std::push_heap(bucket.begin(), bucket.end(), Later());
+    }
+    MarkBucket(b & m_mask, true);
+    ++m_inWheel;
+}
+
+void
+TaggerWheelScheduler::Insert(const Event& ev)
+{
+    NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
+    if (!m_set)
+    {
+        Setup();
+    }
+    // The simulator never schedules before its current time, which is the
+    // time of the last event removed, in bucket m_base.
+    NS_ASSERT(BucketOf(ev.key.m_ts) >= m_base);
+    if (BucketOf(ev.key.m_ts) <= m_base + m_mask)
+    {
+        InsertInWheel(ev);
+    }
+    else
+    {
+        m_far.push_back(ev);
+        std::push_heap(m_far.begin(), m_far.end(), Later());
+    }
+}
+
+bool
+TaggerWheelScheduler::IsEmpty() const
+{
+    return m_inWheel == 0 && m_far.empty();
+}
+
+uint64_t
+TaggerWheelScheduler::FirstBucket() const
+{
+    const uint64_t words = m_nonEmpty.size();
+    uint64_t start = m_base & m_mask;
+    uint64_t w = start >> 6;
+    uint64_t bits = m_nonEmpty[w] & (~uint64_t(0) << (start & 63));
+    uint64_t index = 0;
+    for (uint64_t step = 0;; ++step)
+    {
+        NS_ASSERT_MSG(step <= words, "TaggerWheelScheduler: wheel count out of step");
+        if (bits != 0)
+        {
+            index = (w << 6) | uint64_t(__builtin_ctzll(bits));
+            break;
+        }
+        w = (w + 1) % words;
+        bits = m_nonEmpty[w];
+    }
+    // Buckets before start in index order are later in time (the wheel wraps).
+    uint64_t b = m_base + ((index - start) & m_mask);
+    if (b != m_heapBucket)
+    {
+        std::vector<Event>& bucket = m_buckets[index];
+        std::make_heap(bucket.begin(), bucket.end(), Later());
+        m_heapBucket = b;
+    }
+    return b;
+}
+
+Scheduler::Event
+TaggerWheelScheduler::PeekNext() const
+{
+    NS_LOG_FUNCTION(this);
+    NS_ASSERT(!IsEmpty());
+    if (m_inWheel == 0)
+    {
+        return m_far.front();
+    }
+    return m_buckets[FirstBucket() & m_mask].front();
+}
+
+void
+TaggerWheelScheduler::PullFromFar()
+{
+    while (!m_far.empty() && BucketOf(m_far.front().key.m_ts) <= m_base + m_mask)
+    {
+        std::pop_heap(m_far.begin(), m_far.end(), Later());
+        Event ev = m_far.back();
+        m_far.pop_back();
+        InsertInWheel(ev);
+    }
+}
+
+Scheduler::Event
+TaggerWheelScheduler::RemoveNext()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ASSERT(!IsEmpty());
+    if (m_inWheel == 0)
+    {
+        m_base = BucketOf(m_far.front().key.m_ts);
+        PullFromFar();
+    }
+    uint64_t b = FirstBucket();
+    if (b != m_base)
+    {
+        m_base = b;
+        PullFromFar();
+    }
+    std::vector<Event>& bucket = m_buckets[b & m_mask];
+    std::pop_heap(bucket.begin(), bucket.end(), Later());
+    Event ev = bucket.back();
+    bucket.pop_back();
+    --m_inWheel;
+    if (bucket.empty())
+    {
+        MarkBucket(b & m_mask, false);
+    }
+    else
+    {
+        // The simulator runs this event next unless the one running now
+        // schedules an earlier one: start reading it now (its first two
+        // lines: the vtable pointer, the cancel flag, the object and the
+        // arguments of a MakeEvent event).  In a large network it is out of
+        // the cache; this saves one wait for memory per event.
+        PrefetchEvent(bucket.front());
+    }
+    return ev;
+}
+
+void
+TaggerWheelScheduler::Remove(const Event& ev)
+{
+    NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
+    auto same = [&ev](const Event& e) { return e.key.m_uid == ev.key.m_uid; };
+    uint64_t b = BucketOf(ev.key.m_ts);
+    if (m_set && b >= m_base && b <= m_base + m_mask)
+    {
+        std::vector<Event>& bucket = m_buckets[b & m_mask];
+        auto it = std::find_if(bucket.begin(), bucket.end(), same);
+        if (it != bucket.end())
+        {
+            bucket.erase(it);
+            if (b == m_heapBucket)
+            {
+                std::make_heap(bucket.begin(), bucket.end(), Later());
+            }
+            MarkBucket(b & m_mask, !bucket.empty());
+            --m_inWheel;
+            return;
+        }
+    }
+    auto it = std::find_if(m_far.begin(), m_far.end(), same);
+    NS_ASSERT_MSG(it != m_far.end(), "TaggerWheelScheduler: removing an event it does not hold");
+    if (it != m_far.end())
+    {
+        m_far.erase(it);
+        std::make_heap(m_far.begin(), m_far.end(), Later());
+    }
+}
+
+} // namespace ns3
