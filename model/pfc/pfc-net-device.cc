@@ -198,6 +198,7 @@ PfcNetDevice::PfcNetDevice()
       m_switchPort(kPfcNoPort),
       m_nodeContext(Simulator::NO_CONTEXT),
       m_bps("40Gbps"),
+      m_owner(nullptr),
       m_ecnKmin(5 * 1000),
       m_ecnKmax(200 * 1000),
       m_ecnPmax(0.01),
@@ -268,8 +269,7 @@ PfcNetDevice::DoDispose()
     m_channel = nullptr;
     m_scheduler = nullptr;
     m_queueInterface = nullptr;
-    m_switchRx = SwitchReceiveCallback();
-    m_switchDequeue = SwitchDequeueCallback();
+    m_owner = nullptr;
     m_switchPfc = SwitchPfcCallback();
     m_source = TransmitSourceCallback();
     m_receiveHook = ReceiveHookCallback();
@@ -314,11 +314,11 @@ PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 }
 
 void
-PfcNetDevice::SetSwitchPort(uint32_t port, SwitchReceiveCallback rx, SwitchDequeueCallback dequeue)
+PfcNetDevice::SetSwitchPort(uint32_t port, PfcPortOwner* owner)
 {
+    NS_ABORT_MSG_IF(!owner, "PfcNetDevice::SetSwitchPort: no owner");
     m_switchPort = port;
-    m_switchRx = rx;
-    m_switchDequeue = dequeue;
+    m_owner = owner;
 }
 
 bool
@@ -454,9 +454,9 @@ PfcNetDevice::TryTransmit()
         // reroute), and that nested TryTransmit must find the port busy
         // instead of starting a second frame on the wire.
         StartFrame(frame);
-        if (!m_switchDequeue.IsNull())
+        if (m_owner)
         {
-            m_switchDequeue(m_switchPort, entry);
+            m_owner->DequeuedFromPort(m_switchPort, entry);
         }
     }
     if (cls >= 0 && m_queueInterface)
@@ -538,9 +538,9 @@ PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
     {
         PfcQueueEntry dropped = entry;
         dropped.outQueue = cls;
-        if (!m_switchDequeue.IsNull())
+        if (m_owner)
         {
-            m_switchDequeue(m_switchPort, dropped);
+            m_owner->DequeuedFromPort(m_switchPort, dropped);
         }
         DropEntry(dropped, PfcDropReason::LINK_DOWN);
         return false;
@@ -701,7 +701,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     }
     if (IsSwitchPort())
     {
-        m_switchRx(m_switchPort, frame, eth);
+        m_owner->ReceiveFromPort(m_switchPort, frame, eth);
         return;
     }
     if (!m_receiveHook.IsNull() && eth.GetEtherType() == kEtherTypeIpv4)
@@ -823,9 +823,9 @@ PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
         }
         m_queueBytes[cls] -= entry.bytes;
         ++dropped;
-        if (!m_switchDequeue.IsNull())
+        if (m_owner)
         {
-            m_switchDequeue(m_switchPort, entry);
+            m_owner->DequeuedFromPort(m_switchPort, entry);
         }
         DropEntry(entry, reason);
     }
@@ -974,9 +974,9 @@ PfcNetDevice::NotifyLinkChange(bool up)
             m_queueBytes[c] = 0;
             for (const PfcQueueEntry& entry : queue)
             {
-                if (!m_switchDequeue.IsNull())
+                if (m_owner)
                 {
-                    m_switchDequeue(m_switchPort, entry);
+                    m_owner->DequeuedFromPort(m_switchPort, entry);
                 }
                 DropEntry(entry, PfcDropReason::LINK_DOWN);
             }

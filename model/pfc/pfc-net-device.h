@@ -64,6 +64,37 @@ struct PfcQueueEntry
 
 /**
  * \ingroup tagger
+ * What a PfcNetDevice that is a switch port calls on the switch that owns
+ * it (PfcSwitchNetDevice; a test can stand in for it).
+ *
+ * An interface rather than two ns-3 Callbacks: a Callback call reads its
+ * implementation object and the bound function object, two allocations of
+ * their own per port, which in a large network are out of the cache at every
+ * frame; a virtual call reads the owner, which the frame needs anyway.
+ */
+class PfcPortOwner
+{
+  public:
+    virtual ~PfcPortOwner() = default;
+    /**
+     * A data frame arrived on port \p port.
+     * \param port the port index
+     * \param frame the frame (its Ethernet header taken off)
+     * \param eth that header
+     */
+    virtual void ReceiveFromPort(uint32_t port,
+                                 Ptr<Packet> frame,
+                                 const EthernetDot1qHeader& eth) = 0;
+    /**
+     * \p entry left the queue of port \p port (sent, or dropped as LINK_DOWN):
+     * release its buffer.
+     * \param port the port index \param entry the frame and its accounting
+     */
+    virtual void DequeuedFromPort(uint32_t port, const PfcQueueEntry& entry) = 0;
+};
+
+/**
+ * \ingroup tagger
  * One end of a full-duplex point-to-point Ethernet link (PfcChannel) with
  * eight class queues, a pluggable scheduler and IEEE 802.1Qbb PFC.
  *
@@ -99,11 +130,6 @@ class PfcNetDevice : public NetDevice
         CLASS_PCP   //!< in an 802.1Q priority tag
     };
 
-    /// Switch callback: a data frame arrived on port \p port (its Ethernet header
-    /// taken off and passed along).
-    typedef Callback<void, uint32_t, Ptr<Packet>, const EthernetDot1qHeader&> SwitchReceiveCallback;
-    /// Switch callback: \p entry left the queue of port \p port (release its buffer).
-    typedef Callback<void, uint32_t, const PfcQueueEntry&> SwitchDequeueCallback;
     /// Switch callback: a PFC frame (its body) arrived on port \p port.
     typedef Callback<void, uint32_t, const PfcHeader&> SwitchPfcCallback;
     /**
@@ -153,9 +179,10 @@ class PfcNetDevice : public NetDevice
 
     /**
      * Make this device port \p port of a switch.
-     * \param port the port index \param rx receive callback \param dequeue dequeue callback
+     * \param port the port index
+     * \param owner the switch (it owns this device and outlives its use)
      */
-    void SetSwitchPort(uint32_t port, SwitchReceiveCallback rx, SwitchDequeueCallback dequeue);
+    void SetSwitchPort(uint32_t port, PfcPortOwner* owner);
     bool IsSwitchPort() const; //!< \return whether a switch owns this device
     /**
      * Let the switch see every PFC frame this port receives, on arrival
@@ -396,8 +423,7 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcChannel> m_channel;              //!< the channel
     DataRate m_bps;                         //!< DataRate
     Ptr<PfcScheduler> m_scheduler;          //!< Scheduler
-    SwitchReceiveCallback m_switchRx;       //!< switch receive
-    SwitchDequeueCallback m_switchDequeue;  //!< switch dequeue (buffer release)
+    PfcPortOwner* m_owner;                  //!< the switch, or nullptr
     TransmitSourceCallback m_source;        //!< host transmit source
     ReceiveHookCallback m_receiveHook;      //!< host receive hook
     Ptr<ErrorModel> m_receiveErrorModel;    //!< ReceiveErrorModel (nullptr: no loss)

@@ -209,9 +209,7 @@ PfcSwitchNetDevice::AddPort(Ptr<PfcNetDevice> port)
                     "PfcSwitchNetDevice::AddPort: the device is already a switch port");
     uint32_t index = m_ports.size();
     m_ports.push_back(port);
-    port->SetSwitchPort(index,
-                        MakeCallback(&PfcSwitchNetDevice::ReceiveFromPort, this),
-                        MakeCallback(&PfcSwitchNetDevice::DequeuedFromPort, this));
+    port->SetSwitchPort(index, this);
     port->TraceConnectWithoutContext("Drop", MakeCallback(&PfcSwitchNetDevice::PortDrop, this));
     return index;
 }

@@ -85,7 +85,7 @@ namespace ns3
  * Their recoveries drop frames at Enqueue (itsy-recovery, pfc-watchdog),
  * releasing the buffer the frame was charged to.
  */
-class PfcSwitchNetDevice : public NetDevice
+class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
 {
   public:
     /**
@@ -243,9 +243,11 @@ class PfcSwitchNetDevice : public NetDevice
      * A frame arrived on port \p inPort; the port parsed its Ethernet header.
      * \param inPort port \param frame the frame, Ethernet header off \param eth that header
      */
-    void ReceiveFromPort(uint32_t inPort, Ptr<Packet> frame, const EthernetDot1qHeader& eth);
+    void ReceiveFromPort(uint32_t inPort,
+                         Ptr<Packet> frame,
+                         const EthernetDot1qHeader& eth) override;
     /// A frame left port \p outPort. \param outPort port \param entry it
-    void DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry);
+    void DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entry) override;
     /**
      * Forward a transit IPv4 packet: run it through the pipeline's stages.
      * \param packet payload (Ethernet and IPv4 headers removed) \param ip its header

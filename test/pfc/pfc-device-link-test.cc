@@ -573,8 +573,8 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
  * on a wire at a time.  (The device used to release the buffer before it
  * marked itself busy, so the nested transmission put the RESUME on the wire
  * too, and the second end of transmission failed NS_ASSERT(m_busy): the
- * data-plane fuzz, run 26, aborted.)  Here the port's dequeue callback plays
- * the switch, calling StopPausing on the same port for every frame released.
+ * data-plane fuzz, run 26, aborted.)  Here a PfcPortOwner plays the
+ * switch, calling StopPausing on the same port for every frame released.
  */
 class HairpinResumeTestCase : public TestCase
 {
@@ -609,12 +609,31 @@ class HairpinResumeTestCase : public TestCase
         ++m_received;
     }
 
-    /// The switch's dequeue callback. \param port the port \param entry the frame released
-    void Released(uint32_t port, const PfcQueueEntry& entry)
+    /// The switch: every frame released sends a RESUME out of the same port.
+    class Owner : public PfcPortOwner
     {
-        ++m_released;
-        m_dev->StopPausing(3);
-    }
+      public:
+        /// \param test the test case
+        explicit Owner(HairpinResumeTestCase* test)
+            : m_test(test)
+        {
+        }
+
+        /// Not used: the port receives no data frame.
+        void ReceiveFromPort(uint32_t, Ptr<Packet>, const EthernetDot1qHeader&) override
+        {
+        }
+
+        /// \param port the port \param entry the frame released
+        void DequeuedFromPort(uint32_t port, const PfcQueueEntry& entry) override
+        {
+            ++m_test->m_released;
+            m_test->m_dev->StopPausing(3);
+        }
+
+      private:
+        HairpinResumeTestCase* m_test; //!< the test case
+    };
 
     /// Queue kFrames lossless frames of class 3 on the port, as the switch would.
     void EnqueueFrames()
@@ -647,9 +666,7 @@ class HairpinResumeTestCase : public TestCase
         NetDeviceContainer devices = helper.Connect(nodes.Get(0), nodes.Get(1), false);
         m_dev = DynamicCast<PfcNetDevice>(devices.Get(0));
         Ptr<PfcNetDevice> peer = DynamicCast<PfcNetDevice>(devices.Get(1));
-        m_dev->SetSwitchPort(0,
-                             PfcNetDevice::SwitchReceiveCallback(),
-                             MakeCallback(&HairpinResumeTestCase::Released, this));
+        m_dev->SetSwitchPort(0, &m_owner);
         m_dev->TraceConnectWithoutContext("PhyTxBegin",
                                           MakeCallback(&HairpinResumeTestCase::Begin, this));
         m_dev->TraceConnectWithoutContext("PhyTxEnd",
@@ -669,6 +686,7 @@ class HairpinResumeTestCase : public TestCase
     }
 
     Ptr<PfcNetDevice> m_dev;  //!< the switch port
+    Owner m_owner{this};      //!< the switch
     uint32_t m_onWire = 0;    //!< frames on the wire now
     uint32_t m_maxOnWire = 0; //!< the most at once
     uint32_t m_begun = 0;     //!< frames begun
