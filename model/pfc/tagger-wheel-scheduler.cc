@@ -73,7 +73,7 @@ TaggerWheelScheduler::GetTypeId()
             .AddAttribute("Buckets",
                           "Number of buckets of the wheel (rounded down to a power of two, "
                           "64 to 2^24); events beyond Buckets x BucketWidth wait in a heap.",
-                          UintegerValue(4096),
+                          UintegerValue(1024),
                           MakeUintegerAccessor(&TaggerWheelScheduler::m_count),
                           MakeUintegerChecker<uint32_t>(64, 1u << 24));
     return tid;

@@ -148,7 +148,7 @@ class WheelReferenceTestCase : public TestCase
  * \ingroup tagger-tests
  * Events that schedule events (random delays from 0 to 3 ms, some at the
  * same time) run in the same order under TaggerWheelScheduler (defaults:
- * 16 ns x 4096, so the longer delays go beyond the wheel) as under ns-3's
+ * 16 ns x 1024, so the longer delays go beyond the wheel) as under ns-3's
  * MapScheduler.
  */
 class WheelSimulationTestCase : public TestCase
