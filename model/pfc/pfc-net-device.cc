@@ -114,7 +114,8 @@ PfcNetDevice::GetTypeId()
                           MakeUintegerAccessor(&PfcNetDevice::m_hostQueueLimit),
                           MakeUintegerChecker<uint32_t>(1600))
             .AddAttribute("Scheduler",
-                          "The egress scheduler (strict priority by default).",
+                          "The egress scheduler; null (the default): strict priority, as "
+                          "StrictPriorityPfcScheduler would choose.",
                           PointerValue(),
                           MakePointerAccessor(&PfcNetDevice::m_scheduler),
                           MakePointerChecker<PfcScheduler>())
@@ -240,16 +241,6 @@ PfcNetDevice::PfcNetDevice()
 PfcNetDevice::~PfcNetDevice()
 {
     NS_LOG_FUNCTION(this);
-}
-
-void
-PfcNetDevice::DoInitialize()
-{
-    if (!m_scheduler)
-    {
-        m_scheduler = CreateObject<StrictPriorityPfcScheduler>();
-    }
-    NetDevice::DoInitialize();
 }
 
 void
@@ -432,12 +423,9 @@ PfcNetDevice::TryTransmit()
             StartFrame(packet);
             return;
         }
-        if (!m_scheduler)
-        {
-            // Frames sent before the node is initialised (before Simulator::Run).
-            m_scheduler = CreateObject<StrictPriorityPfcScheduler>();
-        }
-        cls = m_scheduler->Select(eligible, heads);
+        // No scheduler object: strict priority, decided here (the choice of
+        // StrictPriorityPfcScheduler, without reading another object).
+        cls = m_scheduler ? m_scheduler->Select(eligible, heads) : PfcHighestClass(eligible);
         NS_ASSERT(eligible & (1u << cls));
         PfcQueueEntry entry = std::move(m_queues[cls].front());
         m_queues[cls].pop_front();
@@ -446,7 +434,10 @@ PfcNetDevice::TryTransmit()
             m_backlog &= uint8_t(~(1u << cls));
         }
         m_queueBytes[cls] -= entry.bytes;
-        m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
+        if (m_scheduler)
+        {
+            m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
+        }
         frame = entry.frame;
         // The frame goes on the wire (m_busy) before the switch releases its
         // buffer: the release can send a RESUME out of this very port (a

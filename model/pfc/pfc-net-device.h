@@ -350,7 +350,6 @@ class PfcNetDevice : public NetDevice
     typedef void (*ClassPauseTracedCallback)(uint8_t cls, bool paused);
 
   protected:
-    void DoInitialize() override;
     void DoDispose() override;
     void NotifyNewAggregate() override;
 

@@ -69,8 +69,7 @@ StrictPriorityPfcScheduler::Select(uint8_t eligible,
                                    const std::array<uint32_t, kPfcClasses>& /* headBytes */)
 {
     NS_ABORT_MSG_IF(eligible == 0, "StrictPriorityPfcScheduler::Select: no eligible class");
-    // Index of the highest set bit of a non-zero 8-bit mask.
-    return static_cast<uint8_t>(31 - __builtin_clz(static_cast<uint32_t>(eligible)));
+    return PfcHighestClass(eligible);
 }
 
 // ---------------------------------------------------------------------------

@@ -57,6 +57,18 @@ class PfcScheduler : public Object
 
 /**
  * \ingroup tagger
+ * The strict-priority choice: the highest class of a mask.
+ * \param eligible a class mask (never 0)
+ * \return the index of its highest set bit (7 first, 0 last)
+ */
+inline uint8_t
+PfcHighestClass(uint8_t eligible)
+{
+    return static_cast<uint8_t>(31 - __builtin_clz(static_cast<uint32_t>(eligible)));
+}
+
+/**
+ * \ingroup tagger
  * Strict priority: the highest eligible class number (7 first, 0 last).
  */
 class StrictPriorityPfcScheduler : public PfcScheduler
