@@ -61,7 +61,7 @@ namespace ns3
  *    of events that was ever pending in each bucket, times 24 bytes.  Most
  *    pending events fall within a few microseconds, so each bucket once
  *    holds about as many as the busiest 16 ns ahead of the present: about
- *    200 in pfc-bench's k=16 scenario, 5 MiB with the defaults (16 ns x
+ *    200 in pfc-bench's k=16 scenario, 4.3 MiB with the defaults (16 ns x
  *    1024, a 16 us wheel), 24 MiB with 4096 buckets, for no measurable
  *    gain in time;
  *  - a frame's events fall within the wheel when its wire time plus the
