@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <utility>
-#include <vector>
 
 /**
  * \file
@@ -28,7 +28,7 @@ namespace ns3
  * It replaces std::deque in the per-port class queues: a port has nine
  * queues and a large network tens of thousands of ports, almost all of them
  * empty.  An empty PfcFifo that never held anything allocates nothing and
- * takes 32 bytes, where a std::deque allocates a 512-byte block when it is
+ * takes 24 bytes, where a std::deque allocates a 512-byte block when it is
  * constructed and takes 80 bytes; and a PfcFifo that empties and fills again
  * reuses its buffer instead of freeing and allocating blocks.
  *
@@ -133,7 +133,7 @@ class PfcFifo
     /// Append \p value at the back. \param value the element
     void push_back(T value)
     {
-        if (m_size == m_slots.size())
+        if (m_size == m_capacity)
         {
             Grow();
         }
@@ -152,7 +152,8 @@ class PfcFifo
     /// Remove every element and free the buffer.
     void clear()
     {
-        std::vector<T>().swap(m_slots);
+        m_slots.reset();
+        m_capacity = 0;
         m_head = 0;
         m_size = 0;
     }
@@ -161,6 +162,7 @@ class PfcFifo
     void swap(PfcFifo& other)
     {
         m_slots.swap(other.m_slots);
+        std::swap(m_capacity, other.m_capacity);
         std::swap(m_head, other.m_head);
         std::swap(m_size, other.m_size);
     }
@@ -181,24 +183,27 @@ class PfcFifo
     /// \return the index mask (capacity - 1; the capacity is a power of two)
     std::size_t Mask() const
     {
-        return m_slots.size() - 1;
+        return std::size_t(m_capacity) - 1;
     }
 
     /// Double the capacity (first 4), moving the elements oldest first.
     void Grow()
     {
-        std::vector<T> slots(m_slots.empty() ? 4 : 2 * m_slots.size());
+        uint32_t capacity = m_capacity == 0 ? 4 : 2 * m_capacity;
+        std::unique_ptr<T[]> slots(new T[capacity]);
         for (std::size_t i = 0; i < m_size; ++i)
         {
             slots[i] = std::move(m_slots[(m_head + i) & Mask()]);
         }
         m_slots.swap(slots);
+        m_capacity = capacity;
         m_head = 0;
     }
 
-    std::vector<T> m_slots; //!< the ring (size = capacity, a power of two, or 0)
-    uint32_t m_head = 0;    //!< index of the oldest element
-    uint32_t m_size = 0;    //!< number of elements
+    std::unique_ptr<T[]> m_slots; //!< the ring (m_capacity elements)
+    uint32_t m_capacity = 0;      //!< a power of two, or 0
+    uint32_t m_head = 0;          //!< index of the oldest element
+    uint32_t m_size = 0;          //!< number of elements
 };
 
 } // namespace ns3

@@ -155,7 +155,8 @@ PfcNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxBeginTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyTxEnd",
-                            "A frame's last bit went out.",
+                            "A frame's last bit went out (frames that began after a "
+                            "sink was connected).",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxEndTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyRxEnd",
@@ -193,16 +194,20 @@ PfcNetDevice::PfcNetDevice()
     : m_busy(false),
       m_linkUp(false),
       m_peerMacKnown(false),
+      m_controlPending(false),
+      m_dscpDefault(true),
+      m_holdingOnWire(false),
       m_backlog(0),
       m_traced(0),
+      m_pauseSet(0),
       m_classMode(CLASS_DSCP),
       m_switchPort(kPfcNoPort),
-      m_nodeContext(Simulator::NO_CONTEXT),
-      m_bps("40Gbps"),
       m_owner(nullptr),
       m_ecnKmin(5 * 1000),
       m_ecnKmax(200 * 1000),
       m_ecnPmax(0.01),
+      m_nodeContext(Simulator::NO_CONTEXT),
+      m_bps("40Gbps"),
       m_mtu(1500),
       m_pauseQuanta(0xffff),
       m_pauseRefresh(0),
@@ -229,7 +234,6 @@ PfcNetDevice::PfcNetDevice()
     m_phyRxEndTrace.BindFlag(&m_traced, TRACE_PHY_RX_END);
     m_snifferTrace.BindFlag(&m_traced, TRACE_SNIFFER);
     m_promiscSnifferTrace.BindFlag(&m_traced, TRACE_PROMISC_SNIFFER);
-    m_queueBytes.fill(0);
     m_pausedUntil.fill(Time(0));
     m_pausedSince.fill(Time(0));
     m_ignorePauseUntil.fill(Time(0));
@@ -251,11 +255,13 @@ PfcNetDevice::DoDispose()
     {
         m_pauseExpiry[c].Cancel();
         m_refreshEvent[c].Cancel();
-        m_queues[c].clear();
+        m_queues[c].frames.clear();
         m_backlog = 0;
     }
     m_controlQueue.clear();
+    m_controlPending = false;
     m_onWire = nullptr;
+    m_holdingOnWire = false;
     m_node = nullptr;
     m_channel = nullptr;
     m_scheduler = nullptr;
@@ -379,10 +385,11 @@ PfcNetDevice::TryTransmit()
     }
     Ptr<Packet> frame;
     int cls = -1;
-    if (!m_controlQueue.empty())
+    if (m_controlPending)
     {
         frame = m_controlQueue.front();
         m_controlQueue.pop_front();
+        m_controlPending = !m_controlQueue.empty();
         StartFrame(frame);
     }
     else
@@ -392,10 +399,10 @@ PfcNetDevice::TryTransmit()
         Time now = Simulator::Now();
         for (uint8_t c = 0; c < kPfcClasses; ++c)
         {
-            if ((m_backlog >> c) & 1 && m_pausedUntil[c] <= now)
+            if ((m_backlog >> c) & 1 && !IsClassPausedAt(c, now))
             {
                 eligible |= uint8_t(1u << c);
-                heads[c] = m_queues[c].front().bytes;
+                heads[c] = m_queues[c].frames.front().bytes;
             }
         }
         if (eligible == 0)
@@ -407,7 +414,7 @@ PfcNetDevice::TryTransmit()
             uint8_t paused = 0;
             for (uint8_t c = 0; c < kPfcClasses; ++c)
             {
-                paused |= m_pausedUntil[c] > now ? uint8_t(1u << c) : 0;
+                paused |= IsClassPausedAt(c, now) ? uint8_t(1u << c) : 0;
             }
             Ptr<Packet> packet = m_source(paused);
             if (!packet)
@@ -427,13 +434,13 @@ PfcNetDevice::TryTransmit()
         // StrictPriorityPfcScheduler, without reading another object).
         cls = m_scheduler ? m_scheduler->Select(eligible, heads) : PfcHighestClass(eligible);
         NS_ASSERT(eligible & (1u << cls));
-        PfcQueueEntry entry = std::move(m_queues[cls].front());
-        m_queues[cls].pop_front();
-        if (m_queues[cls].empty())
+        PfcQueueEntry entry = std::move(m_queues[cls].frames.front());
+        m_queues[cls].frames.pop_front();
+        if (m_queues[cls].frames.empty())
         {
             m_backlog &= uint8_t(~(1u << cls));
         }
-        m_queueBytes[cls] -= entry.bytes;
+        m_queues[cls].bytes -= entry.bytes;
         if (m_scheduler)
         {
             m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
@@ -460,7 +467,13 @@ void
 PfcNetDevice::StartFrame(Ptr<Packet> frame)
 {
     m_busy = true;
-    m_onWire = frame;
+    if (m_traced & TRACE_PHY_TX_END)
+    {
+        // Kept for PhyTxEnd only: without a sink the port does not hold the
+        // frame (releasing it at the end would read the packet once more).
+        m_onWire = frame;
+        m_holdingOnWire = true;
+    }
     FireTrace(m_traced, TRACE_PHY_TX_BEGIN, m_phyTxBeginTrace, frame);
     FireTrace(m_traced, TRACE_SNIFFER, m_snifferTrace, frame);
     FireTrace(m_traced, TRACE_PROMISC_SNIFFER, m_promiscSnifferTrace, frame);
@@ -491,7 +504,7 @@ PfcNetDevice::SetReceiveHook(ReceiveHookCallback hook)
 bool
 PfcNetDevice::ShouldMarkEcn(uint8_t cls)
 {
-    uint64_t q = m_queueBytes[cls];
+    uint64_t q = m_queues[cls].bytes;
     if (q <= m_ecnKmin)
     {
         return false;
@@ -507,9 +520,13 @@ PfcNetDevice::ShouldMarkEcn(uint8_t cls)
 void
 PfcNetDevice::TransmitComplete()
 {
-    NS_ASSERT(m_busy);
-    FireTrace(m_traced, TRACE_PHY_TX_END, m_phyTxEndTrace, m_onWire);
-    m_onWire = nullptr;
+    NS_ASSERT(bool(m_busy)); // bool(): a bit-field has no sizeof
+    if (m_holdingOnWire)
+    {
+        FireTrace(m_traced, TRACE_PHY_TX_END, m_phyTxEndTrace, m_onWire);
+        m_onWire = nullptr;
+        m_holdingOnWire = false;
+    }
     m_busy = false;
     TryTransmit();
 }
@@ -536,10 +553,10 @@ PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
         DropEntry(dropped, PfcDropReason::LINK_DOWN);
         return false;
     }
-    m_queues[cls].push_back(entry);
-    m_queues[cls].back().outQueue = cls;
+    m_queues[cls].frames.push_back(entry);
+    m_queues[cls].frames.back().outQueue = cls;
     m_backlog |= uint8_t(1u << cls);
-    m_queueBytes[cls] += entry.bytes;
+    m_queues[cls].bytes += entry.bytes;
     TryTransmit();
     return true;
 }
@@ -621,14 +638,14 @@ PfcNetDevice::EnqueueHost(Ptr<Packet> frame, uint8_t cls)
         DropEntry(entry, PfcDropReason::LINK_DOWN);
         return false;
     }
-    if (m_queueBytes[cls] + entry.bytes > m_hostQueueLimit)
+    if (m_queues[cls].bytes + entry.bytes > m_hostQueueLimit)
     {
         DropEntry(entry, PfcDropReason::DEVICE_QUEUE_FULL);
         return false;
     }
-    m_queues[cls].push_back(entry);
+    m_queues[cls].frames.push_back(entry);
     m_backlog |= uint8_t(1u << cls);
-    m_queueBytes[cls] += entry.bytes;
+    m_queues[cls].bytes += entry.bytes;
     UpdateHostTxQueue(cls);
     TryTransmit();
     return true;
@@ -643,7 +660,7 @@ PfcNetDevice::UpdateHostTxQueue(uint8_t cls)
     }
     Ptr<NetDeviceQueue> txq = m_queueInterface->GetTxQueue(cls);
     // Room for one more largest frame (MTU + tagged Ethernet header)?
-    bool full = m_queueBytes[cls] + m_mtu + kEthernetTaggedHeaderSize > m_hostQueueLimit;
+    bool full = m_queues[cls].bytes + m_mtu + kEthernetTaggedHeaderSize > m_hostQueueLimit;
     bool stop = full || IsClassPaused(cls) || !m_linkUp;
     if (stop && !txq->IsStopped())
     {
@@ -765,7 +782,7 @@ PfcNetDevice::ApplyPfc(PfcHeader pfc, uint64_t linkDowns)
         m_pauseExpiry[c].Cancel();
         if (quanta == 0)
         {
-            m_pausedUntil[c] = Time(0);
+            SetPausedUntil(c, Time(0));
             if (was)
             {
                 m_classPauseTrace(c, false);
@@ -774,7 +791,7 @@ PfcNetDevice::ApplyPfc(PfcHeader pfc, uint64_t linkDowns)
         else
         {
             Time duration = QuantaToTime(quanta);
-            m_pausedUntil[c] = now + duration;
+            SetPausedUntil(c, now + duration);
             if (!was)
             {
                 m_pausedSince[c] = now;
@@ -801,18 +818,18 @@ PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
 {
     NS_ASSERT(cls < kPfcClasses);
     PfcFifo<PfcQueueEntry> queue;
-    queue.swap(m_queues[cls]);
+    queue.swap(m_queues[cls].frames);
     m_backlog &= uint8_t(~(1u << cls));
     uint32_t dropped = 0;
     for (const PfcQueueEntry& entry : queue)
     {
         if (entry.pool != PfcBufferPool::LOSSLESS)
         {
-            m_queues[cls].push_back(entry);
+            m_queues[cls].frames.push_back(entry);
             m_backlog |= uint8_t(1u << cls);
             continue;
         }
-        m_queueBytes[cls] -= entry.bytes;
+        m_queues[cls].bytes -= entry.bytes;
         ++dropped;
         if (m_owner)
         {
@@ -832,7 +849,7 @@ PfcNetDevice::IgnorePauseUntil(uint8_t cls, Time until)
     m_pauseExpiry[cls].Cancel();
     if (IsClassPaused(cls))
     {
-        m_pausedUntil[cls] = Time(0);
+        SetPausedUntil(cls, Time(0));
         m_classPauseTrace(cls, false);
         UpdateHostTxQueue(cls);
     }
@@ -842,7 +859,28 @@ PfcNetDevice::IgnorePauseUntil(uint8_t cls, Time until)
 bool
 PfcNetDevice::IsClassPaused(uint8_t cls) const
 {
-    return m_pausedUntil[cls] > Simulator::Now();
+    return IsClassPausedAt(cls, Simulator::Now());
+}
+
+bool
+PfcNetDevice::IsClassPausedAt(uint8_t cls, Time now) const
+{
+    // A clear bit means m_pausedUntil[cls] is 0: its line is not read.
+    return ((m_pauseSet >> cls) & 1) && m_pausedUntil[cls] > now;
+}
+
+void
+PfcNetDevice::SetPausedUntil(uint8_t cls, Time until)
+{
+    m_pausedUntil[cls] = until;
+    if (until.IsZero())
+    {
+        m_pauseSet &= uint8_t(~(1u << cls));
+    }
+    else
+    {
+        m_pauseSet |= uint8_t(1u << cls);
+    }
 }
 
 Time
@@ -886,6 +924,7 @@ PfcNetDevice::SendControlFrame(Ptr<Packet> frame)
         return;
     }
     m_controlQueue.push_back(frame);
+    m_controlPending = true;
     TryTransmit();
 }
 
@@ -957,12 +996,13 @@ PfcNetDevice::NotifyLinkChange(bool up)
     {
         ++m_linkDowns;
         m_controlQueue.clear();
+        m_controlPending = false;
         for (uint8_t c = 0; c < kPfcClasses; ++c)
         {
             PfcFifo<PfcQueueEntry> queue;
-            queue.swap(m_queues[c]);
+            queue.swap(m_queues[c].frames);
             m_backlog &= uint8_t(~(1u << c));
-            m_queueBytes[c] = 0;
+            m_queues[c].bytes = 0;
             for (const PfcQueueEntry& entry : queue)
             {
                 if (m_owner)
@@ -976,7 +1016,7 @@ PfcNetDevice::NotifyLinkChange(bool up)
             {
                 m_classPauseTrace(c, false);
             }
-            m_pausedUntil[c] = Time(0);
+            SetPausedUntil(c, Time(0));
             m_pauseExpiry[c].Cancel();
         }
     }
@@ -1021,19 +1061,23 @@ PfcNetDevice::NotifyLostInFlight(Ptr<const Packet> frame)
 uint64_t
 PfcNetDevice::GetQueueBytes(uint8_t cls) const
 {
-    return m_queueBytes[cls];
+    return m_queues[cls].bytes;
 }
 
 const PfcFifo<PfcQueueEntry>&
 PfcNetDevice::GetQueue(uint8_t cls) const
 {
-    return m_queues[cls];
+    return m_queues[cls].frames;
 }
 
 uint8_t
 PfcNetDevice::GetClassOfDscp(uint8_t dscp) const
 {
     dscp &= 0x3f;
+    if (m_dscpDefault)
+    {
+        return dscp >> 3; // the default map, without reading m_dscpClass
+    }
     return (m_dscpClass[dscp >> 1] >> ((dscp & 1) * 4)) & 0xf;
 }
 
@@ -1051,6 +1095,20 @@ PfcNetDevice::SetDscpNibble(uint8_t dscp, uint8_t cls)
     uint8_t shift = (dscp & 1) * 4;
     uint8_t& pair = m_dscpClass[dscp >> 1];
     pair = uint8_t((pair & ~(0xf << shift)) | (cls << shift));
+    if (cls != dscp >> 3)
+    {
+        m_dscpDefault = false;
+    }
+    else if (!m_dscpDefault)
+    {
+        // Back to the default for this DSCP: maybe for all of them.
+        bool all = true;
+        for (uint8_t d = 0; d < 64 && all; ++d)
+        {
+            all = ((m_dscpClass[d >> 1] >> ((d & 1) * 4)) & 0xf) == d >> 3;
+        }
+        m_dscpDefault = all;
+    }
 }
 
 PfcNetDevice::ClassMode

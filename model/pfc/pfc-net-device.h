@@ -124,7 +124,7 @@ class PfcNetDevice : public NetDevice
 {
   public:
     /// How the class is carried on the wire.
-    enum ClassMode
+    enum ClassMode : uint8_t
     {
         CLASS_DSCP, //!< in the IPv4 DSCP (untagged frames)
         CLASS_PCP   //!< in an 802.1Q priority tag
@@ -360,6 +360,11 @@ class PfcNetDevice : public NetDevice
     void TransmitComplete();
     /// Put \p frame on the wire. \param frame the frame (Ethernet header on)
     void StartFrame(Ptr<Packet> frame);
+    /// \param cls class \param now the time \return whether \p cls is paused at \p now
+    bool IsClassPausedAt(uint8_t cls, Time now) const;
+    /// Sets m_pausedUntil[cls] and its bit in m_pauseSet.
+    /// \param cls class \param until the pause's end (0: not paused)
+    void SetPausedUntil(uint8_t cls, Time until);
     /// Apply a received PFC frame (after the processing delay), unless the link
     /// went down since it arrived. \param pfc the body \param linkDowns m_linkDowns then
     void ApplyPfc(PfcHeader pfc, uint64_t linkDowns);
@@ -403,41 +408,68 @@ class PfcNetDevice : public NetDevice
         Time time;          //!< its time on the wire
     };
 
-    // Per-frame state first and together, in as few cache lines as it fits:
-    // a frame that passes the port reads and writes these (in a large
-    // network they are out of the cache again by the next frame, so each
-    // line costs a memory read); the rest is read on PFC, link and set-up
-    // events only.
-    bool m_busy;                            //!< a frame is on the wire
-    bool m_linkUp;                          //!< link state
-    bool m_peerMacKnown;                    //!< m_peerMac is valid
-    uint8_t m_backlog;                      //!< bit c: m_queues[c] is not empty
-    uint8_t m_traced;                       //!< TraceBit of the traces with sinks
-    ClassMode m_classMode;                  //!< ClassMode
-    uint32_t m_switchPort;                  //!< port index in the switch, or kPfcNoPort
-    uint32_t m_nodeContext;                 //!< GetNodeContext()
+    /// A class queue and its byte count: 32 bytes, two a cache line.
+    struct ClassQueue
+    {
+        PfcFifo<PfcQueueEntry> frames; //!< the frames, oldest first
+        uint64_t bytes = 0;            //!< bytes queued
+    };
+
+    // Per-frame state first, grouped by cache line (the class is aligned to
+    // 64 bytes, so each alignas(64) group below starts a line).  In a large
+    // network a port's lines are out of the cache again by its next frame,
+    // so every line a frame touches costs a memory read.  A frame queued at
+    // the port touches lines 0 and 1 and the line of its class queue; sent,
+    // lines 0 and 2 and its class queue; received by a switch port, line 0
+    // (and line 3 with a DSCP map other than the default).  The rest is read
+    // on PFC, link and set-up events only.
+
+    // Line 0 (after the Object base): every frame.
+    bool m_busy : 1;                     //!< a frame is on the wire
+    bool m_linkUp : 1;                   //!< link state
+    bool m_peerMacKnown : 1;             //!< m_peerMac is valid
+    bool m_controlPending : 1;           //!< m_controlQueue is not empty
+    bool m_dscpDefault : 1;              //!< m_dscpClass maps DSCP d to d / 8 (not read)
+    bool m_holdingOnWire : 1;            //!< m_onWire holds the frame (for PhyTxEnd)
+    uint8_t m_backlog;                   //!< bit c: m_queues[c] is not empty
+    uint8_t m_traced;                    //!< TraceBit of the traces with sinks
+    uint8_t m_pauseSet;                  //!< bit c clear: m_pausedUntil[c] is 0 (not read)
+    ClassMode m_classMode;               //!< ClassMode
+    uint32_t m_switchPort;               //!< port index in the switch, or kPfcNoPort
+    PfcPortOwner* m_owner;               //!< the switch, or nullptr
+    Ptr<PfcChannel> m_channel;           //!< the channel
+    Ptr<ErrorModel> m_receiveErrorModel; //!< ReceiveErrorModel (nullptr: no loss)
+
+    // Line 1: queueing a frame (its ECN mark and Ethernet header); the host
+    // transmit source.
+    alignas(64) uint32_t m_ecnKmin;         //!< EcnKmin (bytes)
+    uint32_t m_ecnKmax;                     //!< EcnKmax (bytes)
     Mac48Address m_peerMac;                 //!< the peer's address (once known)
     Mac48Address m_address;                 //!< Address
-    Ptr<Packet> m_onWire;                   //!< the frame on the wire
-    Ptr<PfcChannel> m_channel;              //!< the channel
-    DataRate m_bps;                         //!< DataRate
-    Ptr<PfcScheduler> m_scheduler;          //!< Scheduler
-    PfcPortOwner* m_owner;                  //!< the switch, or nullptr
-    TransmitSourceCallback m_source;        //!< host transmit source
-    ReceiveHookCallback m_receiveHook;      //!< host receive hook
-    Ptr<ErrorModel> m_receiveErrorModel;    //!< ReceiveErrorModel (nullptr: no loss)
-    uint32_t m_ecnKmin;                     //!< EcnKmin (bytes)
-    uint32_t m_ecnKmax;                     //!< EcnKmax (bytes)
     double m_ecnPmax;                       //!< EcnPmax
     Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions
+    TransmitSourceCallback m_source;        //!< host transmit source
+    uint32_t m_nodeContext;                 //!< GetNodeContext()
+
+    // Line 2: starting a frame.
+    alignas(64) mutable std::array<WireTime, 2> m_wireTimes; //!< GetWireTime's last two
+    DataRate m_bps;                                          //!< DataRate
+    Ptr<PfcScheduler> m_scheduler;                           //!< Scheduler
+
+    // Line 3: receiving a frame at a host, or with a DSCP map of one's own.
     /// DSCP -> class, two DSCPs a byte (DSCP d in the low nibble of byte
     /// d / 2 when d is even, the high one when odd).
-    std::array<uint8_t, 32> m_dscpClass;
-    mutable std::array<WireTime, 2> m_wireTimes;    //!< GetWireTime's last two, newest first
-    std::array<uint64_t, kPfcClasses> m_queueBytes; //!< bytes queued per class
-    std::array<Time, kPfcClasses> m_pausedUntil;    //!< peer paused us until (0: not paused)
-    PfcFifo<Ptr<Packet>> m_controlQueue;            //!< PFC frames to send
-    std::array<PfcFifo<PfcQueueEntry>, kPfcClasses> m_queues; //!< class queues
+    alignas(64) std::array<uint8_t, 32> m_dscpClass;
+    ReceiveHookCallback m_receiveHook; //!< host receive hook
+
+    // Lines 4-7: the class queues.
+    alignas(64) std::array<ClassQueue, kPfcClasses> m_queues; //!< class queues
+
+    // Line 8: read only while m_pauseSet has the class's bit.
+    alignas(
+        64) std::array<Time, kPfcClasses> m_pausedUntil; //!< peer paused us until (0: not paused)
+    PfcFifo<Ptr<Packet>> m_controlQueue;                 //!< PFC frames to send
+    Ptr<Packet> m_onWire; //!< the frame on the wire, kept only for PhyTxEnd sinks
 
     // The traces every frame may fire (as PointToPointNetDevice); m_traced
     // says which have sinks.

@@ -442,7 +442,8 @@ SwitchMmu::AdmitLossless(uint32_t port, uint8_t cls, uint32_t bytes)
     const uint64_t q = queue.privateBytes + queue.sharedBytes + queue.headroomBytes;
     const uint64_t phi = m_privateBytes;
     const uint64_t t = GetDynamicThreshold();
-    const uint64_t eta = m_headroom[port];
+    // eta (m_headroom[port]) is read in cases 3 and 4 only: most arrivals
+    // are in cases 1 and 2, and the array is another cache line.
 
     if (q < phi)
     {
@@ -462,7 +463,8 @@ SwitchMmu::AdmitLossless(uint32_t port, uint8_t cls, uint32_t bytes)
         m_sharedUsed += bytes;
         result.segment = MmuSegment::SHARED;
     }
-    else if (m_headroomCheck == HEADROOM_OCCUPANCY ? queue.headroomBytes < eta : q < phi + t + eta)
+    else if (m_headroomCheck == HEADROOM_OCCUPANCY ? queue.headroomBytes < m_headroom[port]
+                                                   : q < phi + t + m_headroom[port])
     {
         // Case 3: headroom; an ON queue turns OFF.
         if (!queue.off)
@@ -479,7 +481,7 @@ SwitchMmu::AdmitLossless(uint32_t port, uint8_t cls, uint32_t bytes)
         ++m_drops[static_cast<size_t>(PfcDropReason::LOSSLESS_OVERFLOW)];
         NS_LOG_LOGIC("drop (" << port << ", " << +cls << ") " << bytes << " B: q " << q << " w "
                               << queue.sharedBytes << " h " << queue.headroomBytes << " off "
-                              << queue.off << " T " << t << " eta " << eta);
+                              << queue.off << " T " << t << " eta " << m_headroom[port]);
         m_dropTrace(port, cls, bytes, PfcDropReason::LOSSLESS_OVERFLOW);
         return result;
     }

@@ -396,6 +396,69 @@ class PfcSchedulerTestCase : public PfcDeviceTestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * The DSCP -> class map of a port: the default (class = DSCP / 8, the
+ * attribute documentation's rule, computed here by hand for each DSCP),
+ * one DSCP changed and changed back, and a whole map of one's own (class =
+ * 7 - DSCP / 8) and back.  The port answers the default map without reading
+ * its table; this checks that a change is seen and a return to the default
+ * gives the default again.
+ */
+class PfcDscpMapTestCase : public TestCase
+{
+  public:
+    PfcDscpMapTestCase()
+        : TestCase("PfcNetDevice: the DSCP map, default, changed and restored")
+    {
+    }
+
+  private:
+    /// \param dev the port \param expect class of each DSCP \param what the step
+    void Check(Ptr<PfcNetDevice> dev, const std::array<uint8_t, 64>& expect, const char* what)
+    {
+        for (uint8_t d = 0; d < 64; ++d)
+        {
+            NS_TEST_ASSERT_MSG_EQ(+dev->GetClassOfDscp(d), +expect[d], what << ": DSCP " << +d);
+        }
+    }
+
+    void DoRun() override
+    {
+        Ptr<PfcNetDevice> dev = CreateObject<PfcNetDevice>();
+        std::array<uint8_t, 64> expect;
+        for (uint8_t d = 0; d < 64; ++d)
+        {
+            expect[d] = d / 8;
+        }
+        Check(dev, expect, "default");
+        dev->SetDscpClass(26, 6); // AF31: default class 3
+        expect[26] = 6;
+        Check(dev, expect, "DSCP 26 to class 6");
+        dev->SetDscpClass(26, 3);
+        expect[26] = 3;
+        Check(dev, expect, "DSCP 26 back to class 3");
+        for (uint8_t d = 0; d < 64; ++d)
+        {
+            dev->SetDscpClass(d, uint8_t(7 - d / 8));
+            expect[d] = uint8_t(7 - d / 8);
+        }
+        Check(dev, expect, "reversed map");
+        for (uint8_t d = 0; d < 64; ++d)
+        {
+            dev->SetDscpClass(d, uint8_t(d / 8));
+            expect[d] = uint8_t(d / 8);
+            // Half-way back the map is still not the default.
+            if (d == 31)
+            {
+                Check(dev, expect, "half-way back");
+            }
+        }
+        Check(dev, expect, "back to the default");
+        Simulator::Destroy();
+    }
+};
+
 } // namespace
 
 /**
@@ -417,6 +480,7 @@ class TaggerPfcDeviceTestSuite : public TestSuite
         }
         AddTestCase(new PfcAheadOfDataTestCase, TestCase::QUICK);
         AddTestCase(new PfcSchedulerTestCase, TestCase::QUICK);
+        AddTestCase(new PfcDscpMapTestCase, TestCase::QUICK);
         for (TestCase* tc : MakePfcDeviceLinkTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
