@@ -424,7 +424,10 @@ class PfcNetDevice : public NetDevice
     // (and line 3 with a DSCP map other than the default).  The rest is read
     // on PFC, link and set-up events only.
 
-    // Line 0 (after the Object base): every frame.
+    // Line 0 (after the Object base): every frame.  m_controlPending,
+    // m_holdingOnWire, m_dscpDefault and m_pauseSet could be derived from
+    // state in later lines; they are kept here so that a frame does not read
+    // those lines.
     bool m_busy : 1;                     //!< a frame is on the wire
     bool m_linkUp : 1;                   //!< link state
     bool m_peerMacKnown : 1;             //!< m_peerMac is valid
