@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 /**
@@ -33,9 +34,9 @@ namespace ns3
  * reuses its buffer instead of freeing and allocating blocks.
  *
  * The buffer grows by doubling (moving the elements, oldest first) and only
- * shrinks on clear().  pop_front() resets the slot it leaves (a Ptr in it is
- * released at once, not when the slot is reused).  References and iterators
- * are invalidated by push_back (when it grows), as with std::vector.
+ * shrinks on clear(); growing past 2^31 elements throws std::length_error.  pop_front() resets the
+ * slot it leaves (a Ptr in it is released at once, not when the slot is reused).  References and
+ * iterators are invalidated by push_back (when it grows), as with std::vector.
  */
 template <typename T>
 class PfcFifo
@@ -189,6 +190,11 @@ class PfcFifo
     /// Double the capacity (first 4), moving the elements oldest first.
     void Grow()
     {
+        if (m_capacity > (UINT32_MAX >> 1))
+        {
+            // 2^31 elements (48 GiB of queue entries): the capacity would wrap.
+            throw std::length_error("PfcFifo: more than 2^31 elements");
+        }
         uint32_t capacity = m_capacity == 0 ? 4 : 2 * m_capacity;
         std::unique_ptr<T[]> slots(new T[capacity]);
         for (std::size_t i = 0; i < m_size; ++i)

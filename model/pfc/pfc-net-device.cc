@@ -1078,7 +1078,7 @@ PfcNetDevice::GetClassOfDscp(uint8_t dscp) const
     {
         return dscp >> 3; // the default map, without reading m_dscpClass
     }
-    return (m_dscpClass[dscp >> 1] >> ((dscp & 1) * 4)) & 0xf;
+    return GetDscpNibble(dscp);
 }
 
 void
@@ -1087,6 +1087,12 @@ PfcNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
     NS_ABORT_MSG_IF(dscp > 63, "PfcNetDevice::SetDscpClass: DSCP " << int(dscp) << " > 63");
     NS_ABORT_MSG_IF(cls >= kPfcClasses, "PfcNetDevice::SetDscpClass: class " << int(cls) << " > 7");
     SetDscpNibble(dscp, cls);
+}
+
+uint8_t
+PfcNetDevice::GetDscpNibble(uint8_t dscp) const
+{
+    return (m_dscpClass[dscp >> 1] >> ((dscp & 1) * 4)) & 0xf;
 }
 
 void
@@ -1105,7 +1111,7 @@ PfcNetDevice::SetDscpNibble(uint8_t dscp, uint8_t cls)
         bool all = true;
         for (uint8_t d = 0; d < 64 && all; ++d)
         {
-            all = ((m_dscpClass[d >> 1] >> ((d & 1) * 4)) & 0xf) == d >> 3;
+            all = GetDscpNibble(d) == d >> 3;
         }
         m_dscpDefault = all;
     }

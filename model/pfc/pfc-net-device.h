@@ -387,6 +387,8 @@ class PfcNetDevice : public NetDevice
     Time GetRefreshPeriod() const;
     /// Store DSCP \p dscp's class. \param dscp 0..63 \param cls 0..7
     void SetDscpNibble(uint8_t dscp, uint8_t cls);
+    /// \param dscp 0..63 \return its class in m_dscpClass (the table, even for the default)
+    uint8_t GetDscpNibble(uint8_t dscp) const;
 
     /// Bits of m_traced: the per-frame trace sources with a sink.
     enum TraceBit : uint8_t
