@@ -22,13 +22,23 @@ NS_OBJECT_ENSURE_REGISTERED(TaggerWheelScheduler);
 
 namespace
 {
-/// Heap order of the buckets and the far heap: the earliest event on top.
+/// Heap order of the far heap: the earliest event on top.
 struct Later
 {
     /// \param a an event \param b an event \return whether a leaves after b
     bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
     {
         return a.key.m_ts > b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid > b.key.m_uid);
+    }
+};
+
+/// Order of the current bucket: the earliest event first.
+struct Earlier
+{
+    /// \param a an event \param b an event \return whether a leaves before b
+    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
+    {
+        return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
     }
 };
 
@@ -126,10 +136,15 @@ TaggerWheelScheduler::InsertInWheel(const Event& ev)
 {
     uint64_t b = BucketOf(ev.key.m_ts);
     std::vector<Event>& bucket = m_buckets[b & m_mask];
-    bucket.push_back(ev);
-    if (b == m_heapBucket)
+    if (b == m_current && !bucket.empty() && Earlier()(ev, bucket.back()))
     {
-        std::push_heap(bucket.begin(), bucket.end(), Later());
+        // Keep the current bucket sorted.  A new event has the largest uid,
+        // so this is only one due before the bucket's latest.
+        bucket.insert(std::upper_bound(bucket.begin() + m_head, bucket.end(), ev, Earlier()), ev);
+    }
+    else
+    {
+        bucket.push_back(ev);
     }
     MarkBucket(b & m_mask, true);
     ++m_inWheel;
@@ -184,11 +199,20 @@ TaggerWheelScheduler::FirstBucket() const
     }
     // Buckets before start in index order are later in time (the wheel wraps).
     uint64_t b = m_base + ((index - start) & m_mask);
-    if (b != m_heapBucket)
+    if (b != m_current)
     {
+        // The bucket left behind is empty, or was only peeked at and then an
+        // earlier event came: nothing was removed from it, and it is sorted
+        // again when the wheel reaches it.
+        NS_ASSERT(m_head == 0);
         std::vector<Event>& bucket = m_buckets[index];
-        std::make_heap(bucket.begin(), bucket.end(), Later());
-        m_heapBucket = b;
+        std::sort(bucket.begin(), bucket.end(), Earlier());
+        m_current = b;
+        PrefetchEvent(bucket.front());
+        if (bucket.size() > 1)
+        {
+            PrefetchEvent(bucket[1]);
+        }
     }
     return b;
 }
@@ -202,7 +226,7 @@ TaggerWheelScheduler::PeekNext() const
     {
         return m_far.front();
     }
-    return m_buckets[FirstBucket() & m_mask].front();
+    return m_buckets[FirstBucket() & m_mask][m_head];
 }
 
 void
@@ -234,22 +258,23 @@ TaggerWheelScheduler::RemoveNext()
         PullFromFar();
     }
     std::vector<Event>& bucket = m_buckets[b & m_mask];
-    std::pop_heap(bucket.begin(), bucket.end(), Later());
-    Event ev = bucket.back();
-    bucket.pop_back();
+    Event ev = bucket[m_head++];
     --m_inWheel;
-    if (bucket.empty())
+    if (m_head == bucket.size())
     {
+        bucket.clear();
+        m_head = 0;
         MarkBucket(b & m_mask, false);
     }
-    else
+    else if (m_head + 1 < bucket.size())
     {
-        // The simulator runs this event next unless the one running now
-        // schedules an earlier one: start reading it now (its first two
-        // lines: the vtable pointer, the cancel flag, the object and the
-        // arguments of a MakeEvent event).  In a large network it is out of
-        // the cache; this saves one wait for memory per event.
-        PrefetchEvent(bucket.front());
+        // The simulator runs these two events next unless the one running
+        // now schedules an earlier one: start reading the second now (its
+        // first two lines: the vtable pointer, the cancel flag, the object
+        // and the arguments of a MakeEvent event); the first was asked for
+        // one event ago.  In a large network they are out of the cache; the
+        // fetch overlaps the wait with the events running before them.
+        PrefetchEvent(bucket[m_head + 1]);
     }
     return ev;
 }
@@ -263,13 +288,18 @@ TaggerWheelScheduler::Remove(const Event& ev)
     if (m_set && b >= m_base && b <= m_base + m_mask)
     {
         std::vector<Event>& bucket = m_buckets[b & m_mask];
-        auto it = std::find_if(bucket.begin(), bucket.end(), same);
+        uint32_t from = b == m_current ? m_head : 0;
+        auto it = std::find_if(bucket.begin() + from, bucket.end(), same);
         if (it != bucket.end())
         {
-            bucket.erase(it);
-            if (b == m_heapBucket)
+            bucket.erase(it); // keeps the current bucket sorted
+            if (from == bucket.size())
             {
-                std::make_heap(bucket.begin(), bucket.end(), Later());
+                bucket.clear();
+                if (b == m_current)
+                {
+                    m_head = 0;
+                }
             }
             MarkBucket(b & m_mask, !bucket.empty());
             --m_inWheel;

@@ -35,25 +35,30 @@ namespace ns3
  * the time resolution).  The Buckets buckets after the current one form the
  * wheel: an event that falls in it is appended to its bucket's vector in
  * O(1), and a bitmap of the non-empty buckets finds the next one.  A bucket
- * becomes a small binary heap when the simulator reaches it, so the events
- * in it leave in order.  Events beyond the wheel (timers, flow starts, the
- * stop event) wait in a binary heap and move into the wheel when it reaches
+ * is sorted when the simulator reaches it, and its events leave from the
+ * front, in order.  Events beyond the wheel (timers, flow starts, the stop
+ * event) wait in a binary heap and move into the wheel when it reaches
  * them.
  *
  * Order: like every ns-3 scheduler, events leave by time stamp and, at equal
  * time stamps, by insertion (the event uid), so results are the same as
  * with any other scheduler; only the cost differs.
  *
- * Cost: insertion is O(1) and removal O(log b) for a bucket of b events.
- * When it removes an event it also asks the processor to fetch the first
- * 128 bytes of the next one's EventImpl, which the simulator reads when it
+ * Cost: insertion is O(1); a bucket of b events is sorted once, in
+ * O(b log b), and each removal is then O(1).  An event inserted into the
+ * bucket being emptied before its latest event (rare: it must fall within
+ * the same BucketWidth as the present) shifts the later ones.  When it
+ * removes an event it also asks the processor to fetch the first 128 bytes
+ * of the EventImpl of the one after next, which the simulator reads when it
  * runs that event: in a large network that memory is no longer in the
- * cache, and the prefetch overlaps the wait with the event running now.
+ * cache, and the prefetch overlaps the wait with the events running before.
  * Measured against ns3::PriorityQueueScheduler (one binary heap of all
  * pending events) in an optimised build, the wheel alone made no
  * difference; with the prefetch the k=16 scenario of pfc-bench (12,000
  * events pending at most) ran about 6 % faster and the k=4 one (400) about
- * 3.5 % (see the Performance section of the documentation).
+ * 3.5 %.  Sorting the bucket instead of keeping it a binary heap (about 125
+ * events per 16 ns bucket at k=16) took another 7 to 11 % off k=16 and
+ * nothing off k=4 (see the Performance section of the documentation).
  *
  * Edge cases, honestly:
  *  - memory: a bucket's vector keeps its capacity once drained (it is
@@ -100,7 +105,7 @@ class TaggerWheelScheduler : public Scheduler
     void PullFromFar();
     /**
      * Find the first non-empty bucket from m_base on (the wheel is not empty)
-     * and make it the heap-ordered bucket.
+     * and make it the current, sorted bucket.
      * \return its absolute number
      */
     uint64_t FirstBucket() const;
@@ -116,12 +121,14 @@ class TaggerWheelScheduler : public Scheduler
     /// Absolute number of the current bucket: the wheel covers
     /// [m_base, m_base + bucket count).  Moves only in RemoveNext.
     uint64_t m_base{0};
-    /// The buckets; the one numbered m_heapBucket is a min-heap.
+    /// The buckets; the one numbered m_current is sorted, earliest first.
     mutable std::vector<std::vector<Event>> m_buckets;
-    mutable std::vector<uint64_t> m_nonEmpty;  //!< one bit per bucket
-    mutable uint64_t m_heapBucket{UINT64_MAX}; //!< absolute number, or none
-    mutable std::vector<Event> m_far;          //!< min-heap beyond the wheel
-    mutable uint64_t m_inWheel{0};             //!< events in the buckets
+    mutable std::vector<uint64_t> m_nonEmpty; //!< one bit per bucket
+    mutable uint64_t m_current{UINT64_MAX};   //!< absolute number, or none
+    /// Events of the current bucket before this index have been removed.
+    mutable uint32_t m_head{0};
+    mutable std::vector<Event> m_far; //!< min-heap beyond the wheel
+    mutable uint64_t m_inWheel{0};    //!< events in the buckets
 };
 
 } // namespace ns3
