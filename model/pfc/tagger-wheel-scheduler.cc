@@ -293,13 +293,10 @@ TaggerWheelScheduler::Remove(const Event& ev)
         if (it != bucket.end())
         {
             bucket.erase(it); // keeps the current bucket sorted
-            if (from == bucket.size())
+            if (b == m_current && m_head == bucket.size())
             {
-                bucket.clear();
-                if (b == m_current)
-                {
-                    m_head = 0;
-                }
+                bucket.clear(); // only removed events were left
+                m_head = 0;
             }
             MarkBucket(b & m_mask, !bucket.empty());
             --m_inWheel;
