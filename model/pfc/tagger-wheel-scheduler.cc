@@ -132,6 +132,40 @@ TaggerWheelScheduler::MarkBucket(uint64_t i, bool on) const
 }
 
 void
+TaggerWheelScheduler::SortBucket(uint64_t i) const
+{
+    std::vector<Event>& bucket = m_buckets[i];
+    const uint64_t steps = uint64_t(1) << m_shift;
+    if (steps > kCountingSteps || bucket.size() < kCountingEvents)
+    {
+        std::sort(bucket.begin(), bucket.end(), Earlier());
+        return;
+    }
+    // Events of equal time stamp are already in uid order here: a new event
+    // has the largest uid so far, and the far heap hands its events over in
+    // (time stamp, uid) order into a bucket that is still empty (an event
+    // waits there only while its bucket is beyond the wheel, and they all
+    // move in when the wheel reaches it).  So a stable counting sort on the
+    // time stamp's offset in the bucket gives (time stamp, uid) order.
+    m_counts.assign(steps + 1, 0);
+    for (const Event& e : bucket)
+    {
+        ++m_counts[(e.key.m_ts & (steps - 1)) + 1];
+    }
+    for (uint64_t k = 1; k <= steps; ++k)
+    {
+        m_counts[k] += m_counts[k - 1];
+    }
+    m_spare.resize(bucket.size());
+    for (const Event& e : bucket)
+    {
+        m_spare[m_counts[e.key.m_ts & (steps - 1)]++] = e;
+    }
+    bucket.swap(m_spare);
+    NS_ASSERT(std::is_sorted(bucket.begin(), bucket.end(), Earlier()));
+}
+
+void
 TaggerWheelScheduler::InsertInWheel(const Event& ev)
 {
     uint64_t b = BucketOf(ev.key.m_ts);
@@ -205,8 +239,8 @@ TaggerWheelScheduler::FirstBucket() const
         // earlier event came: nothing was removed from it, and it is sorted
         // again when the wheel reaches it.
         NS_ASSERT(m_head == 0);
+        SortBucket(index);
         std::vector<Event>& bucket = m_buckets[index];
-        std::sort(bucket.begin(), bucket.end(), Earlier());
         m_current = b;
         PrefetchEvent(bucket.front());
         if (bucket.size() > 1)
