@@ -156,12 +156,14 @@ TaggerWheelScheduler::SortBucket(uint64_t i) const
     {
         m_counts[k] += m_counts[k - 1];
     }
-    m_spare.resize(bucket.size());
-    for (const Event& e : bucket)
+    // Copied out and scattered back, so that each bucket keeps its own
+    // buffer (swapping buffers would hand a bucket one too small for its
+    // next turn, and it would grow again).
+    m_spare.assign(bucket.begin(), bucket.end());
+    for (const Event& e : m_spare)
     {
-        m_spare[m_counts[e.key.m_ts & (steps - 1)]++] = e;
+        bucket[m_counts[e.key.m_ts & (steps - 1)]++] = e;
     }
-    bucket.swap(m_spare);
     NS_ASSERT(std::is_sorted(bucket.begin(), bucket.end(), Earlier()));
 }
 

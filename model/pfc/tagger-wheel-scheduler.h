@@ -148,7 +148,7 @@ class TaggerWheelScheduler : public Scheduler
     mutable uint32_t m_head{0};
     mutable std::vector<Event> m_far;       //!< min-heap beyond the wheel
     mutable uint64_t m_inWheel{0};          //!< events in the buckets
-    mutable std::vector<Event> m_spare;     //!< the counting sort's output
+    mutable std::vector<Event> m_spare;     //!< the counting sort's copy
     mutable std::vector<uint32_t> m_counts; //!< the counting sort's counts
 };
 
