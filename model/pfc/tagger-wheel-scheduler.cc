@@ -12,6 +12,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ns3
 {
@@ -22,25 +23,11 @@ NS_OBJECT_ENSURE_REGISTERED(TaggerWheelScheduler);
 
 namespace
 {
-/// Heap order of the far heap: the earliest event on top.
-struct Later
-{
-    /// \param a an event \param b an event \return whether a leaves after b
-    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
-    {
-        return a.key.m_ts > b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid > b.key.m_uid);
-    }
-};
-
-/// Order of the current bucket: the earliest event first.
-struct Earlier
-{
-    /// \param a an event \param b an event \return whether a leaves before b
-    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
-    {
-        return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
-    }
-};
+// Order: ns-3's operator< and operator> on Scheduler::Event (time stamp,
+// then uid).  The current bucket is sorted with <, earliest first; the far
+// heap is a heap under > (std::greater), the earliest on top.
+using Earlier = std::less<Scheduler::Event>;
+using Later = std::greater<Scheduler::Event>;
 
 /// Ask the processor to fetch the first 128 bytes of \p ev's EventImpl.
 /// \param ev an event
