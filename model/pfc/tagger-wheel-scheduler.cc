@@ -143,9 +143,8 @@ TaggerWheelScheduler::SortBucket(uint64_t i) const
     {
         m_counts[k] += m_counts[k - 1];
     }
-    // Copied out and scattered back, so that each bucket keeps its own
-    // buffer (swapping buffers would hand a bucket one too small for its
-    // next turn, and it would grow again).
+    // Copied out and scattered back: the bucket keeps its buffer, and
+    // m_spare its own, as large as the largest bucket counted so far.
     m_spare.assign(bucket.begin(), bucket.end());
     for (const Event& e : m_spare)
     {
@@ -159,6 +158,12 @@ TaggerWheelScheduler::InsertInWheel(const Event& ev)
 {
     uint64_t b = BucketOf(ev.key.m_ts);
     std::vector<Event>& bucket = m_buckets[b & m_mask];
+    if (bucket.capacity() == 0 && !m_pool.empty())
+    {
+        // The buffer drained last: its lines are likely still in the cache.
+        bucket.swap(m_pool.back());
+        m_pool.pop_back();
+    }
     if (b == m_current && !bucket.empty() && Earlier()(ev, bucket.back()))
     {
         // Keep the current bucket sorted.  A new event has the largest uid,
@@ -286,6 +291,8 @@ TaggerWheelScheduler::RemoveNext()
     if (m_head == bucket.size())
     {
         bucket.clear();
+        m_pool.emplace_back();
+        m_pool.back().swap(bucket);
         m_head = 0;
         MarkBucket(b & m_mask, false);
     }
