@@ -706,6 +706,66 @@ RecordDevice(std::vector<std::pair<Time, uint32_t>>* order, uint32_t dev, Ptr<co
     order->emplace_back(Simulator::Now(), dev);
 }
 
+/// \param channel a channel \param delay its new Delay
+void
+SetChannelDelay(Ptr<PfcChannel> channel, Time delay)
+{
+    channel->SetAttribute("Delay", TimeValue(delay));
+}
+
+/**
+ * \ingroup tagger-tests
+ * Each frame keeps the Delay of the moment it was sent: when Delay is
+ * lowered while frames fly, the frames sent after overtake them.  8 Gbps (a frame of n bytes takes
+ * n + 24 ns on the wire), Delay 10 us; a sends A (1000 bytes), B (1100) and C (1200) at t0:
+ *  - A on the wire 0..1024, arrives 11024; B 1024..2148, arrives 12148;
+ *  - Delay lowered to 1 us at 1500: C 2148..3372 arrives 4372;
+ *  - D (1300) sent at 5000: 5000..6324, arrives 7324;
+ *  - E (1000) sent at 20000, after all have arrived: 20000..21024, 22024.
+ * So b receives C, D, A, B, E, each once, at those times.
+ */
+class InFlightOrderTestCase : public PfcDeviceTestCase
+{
+  public:
+    InFlightOrderTestCase()
+        : PfcDeviceTestCase("PfcChannel: Delay lowered while frames fly: later frames overtake")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfcPair p = MakePair("8Gbps", MicroSeconds(10));
+        FrameLog tx;
+        FrameLog rx;
+        p.da->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&FrameLog::Eth, &tx));
+        p.db->TraceConnectWithoutContext("PhyRxEnd", MakeCallback(&FrameLog::Eth, &rx));
+        Simulator::Schedule(kT0, &SendFrames, p.da, Frames{{1000, 0}, {1100, 0}, {1200, 0}});
+        Simulator::Schedule(At(1500), &SetChannelDelay, p.channel, MicroSeconds(1));
+        Simulator::Schedule(At(5000), &SendFrames, p.da, Frames{{1300, 0}});
+        Simulator::Schedule(At(20000), &SendFrames, p.da, Frames{{1000, 0}});
+        Simulator::Stop(MicroSeconds(100));
+        Simulator::Run();
+        Simulator::Destroy();
+
+        NS_TEST_ASSERT_MSG_EQ(tx.events.size(), 5u, "frames a sent");
+        CheckFrames(tx.events,
+                    {{0, 0}, {1024, 0}, {2148, 0}, {5000, 0}, {20000, 0}},
+                    "a's frames start");
+        CheckFrames(rx.events,
+                    {{4372, 0}, {7324, 0}, {11024, 0}, {12148, 0}, {22024, 0}},
+                    "b's frames arrive");
+        NS_TEST_ASSERT_MSG_EQ(rx.events.size(), 5u, "frames b received");
+        const std::size_t sentAs[] = {2, 3, 0, 1, 4}; // C, D, A, B, E
+        for (std::size_t i = 0; i < 5; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rx.events[i].size,
+                                  tx.events[sentAs[i]].size,
+                                  "frame " << i << " received is the one sent " << sentAs[i]);
+        }
+    }
+};
+
 /**
  * \ingroup tagger-tests
  * Two frames reach node c in the same nanosecond, from a (c's device 0) and
@@ -772,5 +832,6 @@ MakePfcDeviceLinkTestCases()
             new PfcPcapTestCase,
             new PfcHostStackTestCase,
             new HairpinResumeTestCase,
-            new OrderArrivalsTestCase};
+            new OrderArrivalsTestCase,
+            new InFlightOrderTestCase};
 }
