@@ -724,10 +724,10 @@ SetChannelDelay(Ptr<PfcChannel> channel, Time delay)
  *  - E (1000) sent at 20000, after all have arrived: 20000..21024, 22024.
  * So b receives C, D, A, B, E, each once, at those times.
  */
-class InFlightOrderTestCase : public PfcDeviceTestCase
+class ChannelDelayChangeTestCase : public PfcDeviceTestCase
 {
   public:
-    InFlightOrderTestCase()
+    ChannelDelayChangeTestCase()
         : PfcDeviceTestCase("PfcChannel: Delay lowered while frames fly: later frames overtake")
     {
     }
@@ -833,5 +833,5 @@ MakePfcDeviceLinkTestCases()
             new PfcHostStackTestCase,
             new HairpinResumeTestCase,
             new OrderArrivalsTestCase,
-            new InFlightOrderTestCase};
+            new ChannelDelayChangeTestCase};
 }
