@@ -154,6 +154,20 @@ TaggerWheelScheduler::SortBucket(uint64_t i) const
 }
 
 void
+TaggerWheelScheduler::ReleaseBucket(uint64_t b)
+{
+    std::vector<Event>& bucket = m_buckets[b & m_mask];
+    bucket.clear();
+    m_pool.emplace_back();
+    m_pool.back().swap(bucket);
+    if (b == m_current)
+    {
+        m_head = 0;
+    }
+    MarkBucket(b & m_mask, false);
+}
+
+void
 TaggerWheelScheduler::InsertInWheel(const Event& ev)
 {
     uint64_t b = BucketOf(ev.key.m_ts);
@@ -290,11 +304,7 @@ TaggerWheelScheduler::RemoveNext()
     --m_inWheel;
     if (m_head == bucket.size())
     {
-        bucket.clear();
-        m_pool.emplace_back();
-        m_pool.back().swap(bucket);
-        m_head = 0;
-        MarkBucket(b & m_mask, false);
+        ReleaseBucket(b);
     }
     else if (m_head + 1 < bucket.size())
     {
@@ -323,12 +333,10 @@ TaggerWheelScheduler::Remove(const Event& ev)
         if (it != bucket.end())
         {
             bucket.erase(it); // keeps the current bucket sorted
-            if (b == m_current && m_head == bucket.size())
+            if (bucket.size() == from)
             {
-                bucket.clear(); // only removed events were left
-                m_head = 0;
+                ReleaseBucket(b); // only removed events were left
             }
-            MarkBucket(b & m_mask, !bucket.empty());
             --m_inWheel;
             return;
         }

@@ -104,6 +104,12 @@ class TaggerWheelScheduler : public Scheduler
     void Setup();
     /// \param ts a time stamp \return its absolute bucket number
     uint64_t BucketOf(uint64_t ts) const;
+    /**
+     * Bucket \p b holds no more events: empty it, hand its buffer to the
+     * pool, and clear its bit.
+     * \param b an absolute bucket number
+     */
+    void ReleaseBucket(uint64_t b);
     /// Put \p ev in the wheel (its bucket is inside the wheel).
     void InsertInWheel(const Event& ev);
     /// Move the far events that the wheel now covers into it.
