@@ -160,12 +160,26 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src
     {
         m_context[to] = m_device[to]->GetNodeContext(); // once on its node
     }
+    Ptr<Packet> sent = m_delay.IsStrictlyPositive() ? frame : frame->Copy();
+    if (m_orderArrivals)
+    {
+        Simulator::ScheduleWithContext(m_context[to],
+                                       txTime + m_delay,
+                                       &PfcChannel::Arrive,
+                                       this,
+                                       sent,
+                                       to,
+                                       m_epoch);
+        return true;
+    }
+    // Straight to the device, which checks the epoch itself (its
+    // m_linkDowns is this channel's epoch): the arrival does not read the
+    // channel, which in a large network is out of the cache by then.
     Simulator::ScheduleWithContext(m_context[to],
                                    txTime + m_delay,
-                                   &PfcChannel::Arrive,
-                                   this,
-                                   m_delay.IsStrictlyPositive() ? frame : frame->Copy(),
-                                   to,
+                                   &PfcNetDevice::ReceiveFromLink,
+                                   PeekPointer(m_device[to]),
+                                   sent,
                                    m_epoch);
     return true;
 }
@@ -196,12 +210,18 @@ PfcChannel::Deliver(Ptr<Packet> frame, uint8_t to, uint64_t epoch)
 {
     if (!m_up || epoch != m_epoch)
     {
-        NS_LOG_LOGIC("frame lost in flight: the link went down");
-        m_lostTrace(frame);
-        m_device[1 - to]->NotifyLostInFlight(frame);
+        LoseInFlight(frame, m_device[to]);
         return;
     }
     m_device[to]->Receive(frame);
+}
+
+void
+PfcChannel::LoseInFlight(Ptr<const Packet> frame, Ptr<const PfcNetDevice> receiver)
+{
+    NS_LOG_LOGIC("frame lost in flight: the link went down");
+    m_lostTrace(frame);
+    m_device[m_device[0] == receiver ? 1 : 0]->NotifyLostInFlight(frame);
 }
 
 void

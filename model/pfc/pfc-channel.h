@@ -88,6 +88,15 @@ class PfcChannel : public Channel
     void SetLinkUp(bool up);
     bool IsLinkUp() const; //!< \return whether the link is up
 
+    /// \return the link epoch (incremented each time the link goes down)
+    uint64_t GetEpoch() const;
+    /**
+     * A frame in flight to \p receiver is lost: the link went down after it
+     * was sent.  Fires Lost and tells the sender (NotifyLostInFlight).
+     * \param frame the frame \param receiver the device it was going to
+     */
+    void LoseInFlight(Ptr<const Packet> frame, Ptr<const PfcNetDevice> receiver);
+
     /// \param device one end \return the other end (or nullptr)
     Ptr<PfcNetDevice> GetPeer(Ptr<const PfcNetDevice> device) const;
     Time GetDelay() const; //!< \return the one-way propagation delay
@@ -100,14 +109,15 @@ class PfcChannel : public Channel
 
     /// A frame sent in epoch \p epoch reaches end \p to: Deliver it now, or
     /// with OrderArrivals after the node's other events of this instant.
+    /// Frames from another MPI rank and, with OrderArrivals, all frames come
+    /// this way; otherwise TransmitStart schedules the receiving device's
+    /// ReceiveFromLink, which checks the epoch itself.
     /// \param frame the frame \param to the receiving end \param epoch epoch at send
     void Arrive(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
     /// Deliver a frame sent in link epoch \p epoch to end \p to: to the
     /// device, or, when the link went down since (the epoch changed), lost.
     /// \param frame the frame \param to the receiving end (0 or 1) \param epoch epoch at send
     void Deliver(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
-    /// \return the link epoch (incremented each time the link goes down)
-    uint64_t GetEpoch() const;
 
   private:
     friend class PfcArrivalOrder; // calls Deliver

@@ -140,7 +140,8 @@ PfcNetDevice::GetTypeId()
                           "Loses received data frames (each dropped with reason link-error); "
                           "PFC frames are never lost.  None by default.",
                           PointerValue(),
-                          MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
+                          MakePointerAccessor(&PfcNetDevice::SetReceiveErrorModel,
+                                              &PfcNetDevice::GetReceiveErrorModel),
                           MakePointerChecker<ErrorModel>())
             .AddTraceSource("MacTx",
                             "A frame was handed to the device for transmission.",
@@ -197,12 +198,14 @@ PfcNetDevice::PfcNetDevice()
       m_controlPending(false),
       m_dscpDefault(true),
       m_holdingOnWire(false),
+      m_lossOnReceive(false),
       m_backlog(0),
       m_traced(0),
       m_pauseSet(0),
       m_classMode(CLASS_DSCP),
       m_switchPort(kPfcNoPort),
       m_owner(nullptr),
+      m_linkDowns(0),
       m_ecnKmin(5 * 1000),
       m_ecnKmax(200 * 1000),
       m_ecnPmax(0.01),
@@ -219,8 +222,7 @@ PfcNetDevice::PfcNetDevice()
       m_pfcRx(0),
       m_pauseTx(0),
       m_resumeTx(0),
-      m_pfcLost(0),
-      m_linkDowns(0)
+      m_pfcLost(0)
 {
     NS_LOG_FUNCTION(this);
     for (uint8_t d = 0; d < 64; ++d)
@@ -270,7 +272,7 @@ PfcNetDevice::DoDispose()
     m_switchPfc = SwitchPfcCallback();
     m_source = TransmitSourceCallback();
     m_receiveHook = ReceiveHookCallback();
-    m_receiveErrorModel = nullptr;
+    SetReceiveErrorModel(nullptr);
     m_ecnRandom = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -306,6 +308,7 @@ PfcNetDevice::Attach(Ptr<PfcChannel> channel)
     m_channel = channel;
     m_channel->Attach(this);
     m_linkUp = channel->IsLinkUp();
+    m_linkDowns = channel->GetEpoch();
     m_linkChangeCallbacks();
     return true;
 }
@@ -441,25 +444,32 @@ PfcNetDevice::TryTransmit()
             m_backlog &= uint8_t(~(1u << cls));
         }
         m_queues[cls].bytes -= entry.bytes;
-        if (m_scheduler)
-        {
-            m_scheduler->NotifySent(uint8_t(cls), entry.bytes);
-        }
-        frame = entry.frame;
-        // The frame goes on the wire (m_busy) before the switch releases its
-        // buffer: the release can send a RESUME out of this very port (a
-        // frame that leaves by the port it came in on, e.g. after a local
-        // reroute), and that nested TryTransmit must find the port busy
-        // instead of starting a second frame on the wire.
-        StartFrame(frame);
-        if (m_owner)
-        {
-            m_owner->DequeuedFromPort(m_switchPort, entry);
-        }
+        SendEntry(entry, uint8_t(cls));
     }
-    if (cls >= 0 && m_queueInterface)
+    // UpdateHostTxQueue does nothing for a switch port: tested first (line
+    // 0), a switch's frame does not read m_queueInterface's cold line.
+    if (cls >= 0 && !IsSwitchPort() && m_queueInterface)
     {
         UpdateHostTxQueue(uint8_t(cls));
+    }
+}
+
+void
+PfcNetDevice::SendEntry(const PfcQueueEntry& entry, uint8_t cls)
+{
+    if (m_scheduler)
+    {
+        m_scheduler->NotifySent(cls, entry.bytes);
+    }
+    // The frame goes on the wire (m_busy) before the switch releases its
+    // buffer: the release can send a RESUME out of this very port (a frame
+    // that leaves by the port it came in on, e.g. after a local reroute),
+    // and that nested TryTransmit must find the port busy instead of
+    // starting a second frame on the wire.
+    StartFrame(entry.frame);
+    if (m_owner)
+    {
+        m_owner->DequeuedFromPort(m_switchPort, entry);
     }
 }
 
@@ -552,6 +562,22 @@ PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
         }
         DropEntry(dropped, PfcDropReason::LINK_DOWN);
         return false;
+    }
+    if (!m_busy && m_backlog == 0 && !m_controlPending && m_channel &&
+        !IsClassPausedAt(cls, Simulator::Now()))
+    {
+        // An idle port with empty queues: TryTransmit would take this very
+        // frame at once.  It is sent without passing through the class
+        // queue's ring, whose slot, in a large network, is out of the cache.
+        std::array<uint32_t, kPfcClasses> heads{};
+        heads[cls] = entry.bytes;
+        [[maybe_unused]] uint8_t chosen =
+            m_scheduler ? m_scheduler->Select(uint8_t(1u << cls), heads) : cls;
+        NS_ASSERT(chosen == cls);
+        PfcQueueEntry sent = entry;
+        sent.outQueue = cls;
+        SendEntry(sent, cls);
+        return true;
     }
     m_queues[cls].frames.push_back(entry);
     m_queues[cls].frames.back().outQueue = cls;
@@ -677,10 +703,34 @@ PfcNetDevice::UpdateHostTxQueue(uint8_t cls)
 // ---------------------------------------------------------------------------
 
 void
+PfcNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
+{
+    m_receiveErrorModel = model;
+    m_lossOnReceive = bool(model);
+}
+
+Ptr<ErrorModel>
+PfcNetDevice::GetReceiveErrorModel() const
+{
+    return m_receiveErrorModel;
+}
+
+void
+PfcNetDevice::ReceiveFromLink(Ptr<Packet> frame, uint64_t epoch)
+{
+    if (!m_linkUp || epoch != m_linkDowns)
+    {
+        m_channel->LoseInFlight(frame, this);
+        return;
+    }
+    Receive(frame);
+}
+
+void
 PfcNetDevice::Receive(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    if (m_receiveErrorModel && DropIfLostOnLink(frame))
+    if (m_lossOnReceive && DropIfLostOnLink(frame))
     {
         return;
     }

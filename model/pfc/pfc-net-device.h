@@ -162,6 +162,21 @@ class PfcNetDevice : public NetDevice
      * \param frame the frame
      */
     void Receive(Ptr<Packet> frame);
+    /**
+     * Called by the channel's arrival event: a frame sent in link epoch \p
+     * epoch arrived.  Received if the link has not gone down since (the
+     * epoch is still this device's m_linkDowns), else lost in flight
+     * (PfcChannel::LoseInFlight).  The check reads only this device, which
+     * the frame needs anyway; the channel, another memory read in a large
+     * network, is read only for a lost frame.
+     * \param frame the frame \param epoch the channel's epoch at send
+     */
+    void ReceiveFromLink(Ptr<Packet> frame, uint64_t epoch);
+
+    /// \param model the ReceiveErrorModel (nullptr: none)
+    void SetReceiveErrorModel(Ptr<ErrorModel> model);
+    /// \return the ReceiveErrorModel (nullptr: none)
+    Ptr<ErrorModel> GetReceiveErrorModel() const;
 
     /**
      * Called by the channel when the link goes down or up.  Going down drops
@@ -358,6 +373,13 @@ class PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The frame on the wire finished.
     void TransmitComplete();
+    /**
+     * Send a data frame taken from class queue \p cls (or that would have
+     * been, EnqueueFromSwitch): tell the scheduler, StartFrame, and release
+     * it to the switch.
+     * \param entry the frame and its accounting \param cls its class
+     */
+    void SendEntry(const PfcQueueEntry& entry, uint8_t cls);
     /// Put \p frame on the wire. \param frame the frame (Ethernet header on)
     void StartFrame(Ptr<Packet> frame);
     /// \param cls class \param now the time \return whether \p cls is paused at \p now
@@ -430,20 +452,23 @@ class PfcNetDevice : public NetDevice
     // m_holdingOnWire, m_dscpDefault and m_pauseSet could be derived from
     // state in later lines; they are kept here so that a frame does not read
     // those lines.
-    bool m_busy : 1;                     //!< a frame is on the wire
-    bool m_linkUp : 1;                   //!< link state
-    bool m_peerMacKnown : 1;             //!< m_peerMac is valid
-    bool m_controlPending : 1;           //!< m_controlQueue is not empty
-    bool m_dscpDefault : 1;              //!< m_dscpClass maps DSCP d to d / 8 (not read)
-    bool m_holdingOnWire : 1;            //!< m_onWire holds the frame (for PhyTxEnd)
-    uint8_t m_backlog;                   //!< bit c: m_queues[c] is not empty
-    uint8_t m_traced;                    //!< TraceBit of the traces with sinks
-    uint8_t m_pauseSet;                  //!< bit c clear: m_pausedUntil[c] is 0 (not read)
-    ClassMode m_classMode;               //!< ClassMode
-    uint32_t m_switchPort;               //!< port index in the switch, or kPfcNoPort
-    PfcPortOwner* m_owner;               //!< the switch, or nullptr
-    Ptr<PfcChannel> m_channel;           //!< the channel
-    Ptr<ErrorModel> m_receiveErrorModel; //!< ReceiveErrorModel (nullptr: no loss)
+    bool m_busy : 1;           //!< a frame is on the wire
+    bool m_linkUp : 1;         //!< link state
+    bool m_peerMacKnown : 1;   //!< m_peerMac is valid
+    bool m_controlPending : 1; //!< m_controlQueue is not empty
+    bool m_dscpDefault : 1;    //!< m_dscpClass maps DSCP d to d / 8 (not read)
+    bool m_holdingOnWire : 1;  //!< m_onWire holds the frame (for PhyTxEnd)
+    bool m_lossOnReceive : 1;  //!< m_receiveErrorModel is set
+    uint8_t m_backlog;         //!< bit c: m_queues[c] is not empty
+    uint8_t m_traced;          //!< TraceBit of the traces with sinks
+    uint8_t m_pauseSet;        //!< bit c clear: m_pausedUntil[c] is 0 (not read)
+    ClassMode m_classMode;     //!< ClassMode
+    uint32_t m_switchPort;     //!< port index in the switch, or kPfcNoPort
+    PfcPortOwner* m_owner;     //!< the switch, or nullptr
+    Ptr<PfcChannel> m_channel; //!< the channel
+    /// Times the link went down: the channel's epoch (PfcChannel::GetEpoch),
+    /// so that an arriving frame is checked against it here, on this line.
+    uint64_t m_linkDowns;
 
     // Line 1: queueing a frame (its ECN mark and Ethernet header); the host
     // transmit source.
@@ -517,7 +542,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_pauseTx;                            //!< PAUSE frames sent
     uint64_t m_resumeTx;                           //!< RESUME frames sent
     uint64_t m_pfcLost;                            //!< PFC frames lost (link down)
-    uint64_t m_linkDowns;                          //!< times the link went down
+    Ptr<ErrorModel> m_receiveErrorModel;           //!< ReceiveErrorModel (nullptr: no loss)
     std::array<uint64_t, kPfcDropReasons> m_drops; //!< drops per reason
 
     // The PFC and drop traces

@@ -57,6 +57,7 @@ PfcRouteTable::Set(uint32_t prefix, uint32_t mask, const PortSet& ports)
         if (p.mask == mask && p.prefix == prefix)
         {
             p.group = group;
+            p.only = SinglePort(group);
             return;
         }
     }
@@ -64,7 +65,7 @@ PfcRouteTable::Set(uint32_t prefix, uint32_t mask, const PortSet& ports)
     auto pos = std::find_if(m_prefixes.begin(), m_prefixes.end(), [mask](const Prefix& p) {
         return p.mask < mask;
     });
-    m_prefixes.insert(pos, Prefix{prefix, mask, group});
+    m_prefixes.insert(pos, Prefix{prefix, mask, group, SinglePort(group)});
 }
 
 void
@@ -161,6 +162,18 @@ PfcRouteTable::GetNPrefixes() const
 }
 
 uint32_t
+PfcRouteTable::SinglePort(uint32_t group) const
+{
+    return m_groups[group].size() == 1 ? m_groups[group][0] : kNoSinglePort;
+}
+
+PfcRouteTable::Range
+PfcRouteTable::MakeRange(uint32_t lo, uint32_t hi, uint32_t group) const
+{
+    return Range{lo, hi, group, SinglePort(group)};
+}
+
+uint32_t
 PfcRouteTable::Intern(const PortSet& ports)
 {
     auto it = m_index.find(ports);
@@ -188,7 +201,7 @@ PfcRouteTable::SetHost(uint32_t address, uint32_t group)
     std::size_t i = it - m_ranges.begin();
     if (it == m_ranges.end() || it->lo > address)
     {
-        m_ranges.insert(it, Range{address, address, group});
+        m_ranges.insert(it, MakeRange(address, address, group));
         MergeAround(i);
         return;
     }
@@ -202,13 +215,13 @@ PfcRouteTable::SetHost(uint32_t address, uint32_t group)
     std::size_t n = 0;
     if (r.lo < address)
     {
-        pieces[n++] = Range{r.lo, address - 1, r.group};
+        pieces[n++] = MakeRange(r.lo, address - 1, r.group);
     }
     std::size_t mine = i + n;
-    pieces[n++] = Range{address, address, group};
+    pieces[n++] = MakeRange(address, address, group);
     if (address < r.hi)
     {
-        pieces[n++] = Range{address + 1, r.hi, r.group};
+        pieces[n++] = MakeRange(address + 1, r.hi, r.group);
     }
     m_ranges[i] = pieces[0];
     m_ranges.insert(m_ranges.begin() + i + 1, pieces.begin() + 1, pieces.begin() + n);
@@ -262,12 +275,14 @@ PfcRouteTable::Rebuild(std::vector<PortSet> sets)
     for (Prefix& p : m_prefixes)
     {
         p.group = renumber[p.group];
+        p.only = SinglePort(p.group);
     }
     std::vector<Range> merged;
     merged.reserve(m_ranges.size());
     for (Range r : m_ranges)
     {
         r.group = renumber[r.group];
+        r.only = SinglePort(r.group);
         if (!merged.empty() && merged.back().hi + 1 == r.lo && merged.back().group == r.group)
         {
             merged.back().hi = r.hi;

@@ -86,6 +86,19 @@ class PfcRouteTable
      * route matches; valid until the next change of the table
      */
     const PortSet* Find(uint32_t dest) const;
+    /**
+     * Find for the data plane: as Find(\p dest), and when the set has
+     * exactly one port, that port in \p only, read from the range itself
+     * (kNoSinglePort otherwise).  A switch on a down path (one port) then
+     * does not read the set, a memory read that in a large network misses
+     * the cache.
+     * \param dest destination address \param only (out) the set's one port
+     * \return as Find
+     */
+    const PortSet* Find(uint32_t dest, uint32_t& only) const;
+
+    /// Find's \p only when the set does not have exactly one port.
+    static constexpr uint32_t kNoSinglePort = 0xffffffffu;
 
     /// \return /32 address ranges (runs of consecutive addresses with one set)
     uint32_t GetNRanges() const;
@@ -101,6 +114,7 @@ class PfcRouteTable
         uint32_t lo;    //!< first address
         uint32_t hi;    //!< last address (inclusive)
         uint32_t group; //!< index into m_groups
+        uint32_t only;  //!< SinglePort(group), for Find's \p only
     };
 
     /// A route shorter than /32.
@@ -109,8 +123,13 @@ class PfcRouteTable
         uint32_t prefix; //!< masked destination
         uint32_t mask;   //!< contiguous mask, not all ones
         uint32_t group;  //!< index into m_groups
+        uint32_t only;   //!< SinglePort(group), for Find's \p only
     };
 
+    /// \param group a group index \return its one port, or kNoSinglePort
+    uint32_t SinglePort(uint32_t group) const;
+    /// \param lo first \param hi last address \param group group \return the range
+    Range MakeRange(uint32_t lo, uint32_t hi, uint32_t group) const;
     /// \param ports a set \return its group index (created if new)
     uint32_t Intern(const PortSet& ports);
     /// \param address a /32 destination \param group its set's group
@@ -132,7 +151,7 @@ class PfcRouteTable
 };
 
 inline const PfcRouteTable::PortSet*
-PfcRouteTable::Find(uint32_t dest) const
+PfcRouteTable::Find(uint32_t dest, uint32_t& only) const
 {
     std::size_t n = m_ranges.size();
     if (n > 0)
@@ -148,6 +167,7 @@ PfcRouteTable::Find(uint32_t dest) const
         }
         if (r->lo <= dest && dest <= r->hi)
         {
+            only = r->only;
             return &m_groups[r->group];
         }
     }
@@ -155,10 +175,19 @@ PfcRouteTable::Find(uint32_t dest) const
     {
         if ((dest & p.mask) == p.prefix)
         {
+            only = p.only;
             return &m_groups[p.group];
         }
     }
+    only = kNoSinglePort;
     return nullptr;
+}
+
+inline const PfcRouteTable::PortSet*
+PfcRouteTable::Find(uint32_t dest) const
+{
+    uint32_t only;
+    return Find(dest, only);
 }
 
 } // namespace ns3

@@ -268,12 +268,6 @@ PfcSwitchNetDevice::RemovePortFromRoutes(uint32_t port)
     return m_fib.RemovePort(port);
 }
 
-const PfcRouteTable::PortSet*
-PfcSwitchNetDevice::FindRoute(uint32_t dest) const
-{
-    return m_fib.Find(dest);
-}
-
 std::vector<uint32_t>
 PfcSwitchNetDevice::Lookup(Ipv4Address dest) const
 {
@@ -422,17 +416,18 @@ PfcSwitchNetDevice::Classify(const PfcPacketContext& ctx) const
 uint32_t
 PfcSwitchNetDevice::SelectPort(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort)
 {
-    const PfcRouteTable::PortSet* route = FindRoute(ip.GetDestination().Get());
+    uint32_t only;
+    const PfcRouteTable::PortSet* route = m_fib.Find(ip.GetDestination().Get(), only);
+    if (only != PfcRouteTable::kNoSinglePort)
+    {
+        return only; // the set itself not read
+    }
     if (!route || route->empty())
     {
         DropPacket(packet, ip, inPort, PfcDropReason::NO_ROUTE);
         return kPfcNoPort;
     }
     uint32_t n = route->size();
-    if (n == 1)
-    {
-        return (*route)[0];
-    }
     uint16_t sport = 0;
     uint16_t dport = 0;
     uint8_t proto = ip.GetProtocol();

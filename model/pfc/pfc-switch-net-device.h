@@ -336,8 +336,6 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
     void Drop(Ptr<const Packet> frame, uint32_t inPort, PfcDropReason reason);
     /// A port's own drop (link down). \param frame frame \param reason why
     void PortDrop(Ptr<const Packet> frame, PfcDropReason reason);
-    /// \param dest destination \return the ECMP set of the matching route, or nullptr
-    const PfcRouteTable::PortSet* FindRoute(uint32_t dest) const;
     /**
      * Route an IPv4 packet this node originates (stack or transmit source):
      * SelectPort, Rewrite, Encapsulate, Enqueue.

@@ -184,6 +184,88 @@ class PfcLinkDownTestCase : public PfcDeviceTestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * A frame in flight when the link goes down is lost even if the link is up
+ * again when it arrives: the receiving device compares the link epoch of the
+ * send with its own count of downs.  That count starts at the channel's
+ * epoch when the device attaches, so a channel that went down and up before
+ * its devices were attached still delivers.
+ */
+class PfcLinkDownUpInFlightTestCase : public PfcDeviceTestCase
+{
+  public:
+    PfcLinkDownUpInFlightTestCase()
+        : PfcDeviceTestCase("PfcNetDevice: link down and up while a frame flies: lost")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            // 8 Gbps, 10 us.  a sends a 1000-byte frame at t0: on the wire
+            // 0..1024, it would arrive at 1024 + 10000 = 11024.  The link goes
+            // down at t0 + 2000 and up at t0 + 3000, so the frame is lost at
+            // 11024 (Lost trace; a drops it, LINK_DOWN).  A frame sent at
+            // t0 + 4000 arrives at 4000 + 1024 + 10000 = 15024.
+            PfcPair p = MakePair("8Gbps", MicroSeconds(10));
+            DropLog drops;
+            FrameLog rx;
+            uint32_t lost = 0;
+            p.da->TraceConnectWithoutContext("Drop", MakeCallback(&DropLog::Sink, &drops));
+            p.db->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
+            p.channel->TraceConnectWithoutContext("Lost", MakeBoundCallback(&CountPacket, &lost));
+            Simulator::Schedule(kT0, &SendFrames, p.da, Frames(1, {1000, 0}));
+            Simulator::Schedule(At(2000), &PfcChannel::SetLinkUp, p.channel, false);
+            Simulator::Schedule(At(3000), &PfcChannel::SetLinkUp, p.channel, true);
+            Simulator::Schedule(At(4000), &SendFrames, p.da, Frames(1, {1000, 2}));
+            Simulator::Stop(MicroSeconds(100));
+            Simulator::Run();
+            Simulator::Destroy();
+
+            NS_TEST_EXPECT_MSG_EQ(lost, 1u, "frames lost in flight (channel Lost trace)");
+            NS_TEST_EXPECT_MSG_EQ(drops.events.size(), 1u, "LINK_DOWN drops at a");
+            if (!drops.events.empty())
+            {
+                NS_TEST_EXPECT_MSG_EQ(drops.events[0].first, At(11024), "when it is lost");
+                NS_TEST_EXPECT_MSG_EQ(drops.events[0].second, PfcDropReason::LINK_DOWN, "reason");
+            }
+            CheckFrames(rx.events, {{15024, 2}}, "only the frame sent after up arrives");
+        }
+        {
+            // The channel goes down and up (epoch 1) before the devices attach;
+            // a frame sent at t0 (8 Gbps, 1 us) arrives at 1024 + 1000 = 2024.
+            NodeContainer nodes;
+            nodes.Create(2);
+            Ptr<PfcChannel> channel = CreateObject<PfcChannel>();
+            channel->SetLinkUp(false);
+            channel->SetLinkUp(true);
+            std::array<Ptr<PfcNetDevice>, 2> dev;
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                dev[i] = CreateObject<PfcNetDevice>();
+                dev[i]->SetAttribute("DataRate", StringValue("8Gbps"));
+                dev[i]->SetAddress(Mac48Address::Allocate());
+                nodes.Get(i)->AddDevice(dev[i]);
+            }
+            dev[0]->Attach(channel);
+            dev[1]->Attach(channel);
+            FrameLog rx;
+            uint32_t lost = 0;
+            dev[1]->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
+            channel->TraceConnectWithoutContext("Lost", MakeBoundCallback(&CountPacket, &lost));
+            Simulator::Schedule(kT0, &SendFrames, dev[0], Frames(1, {1000, 1}));
+            Simulator::Stop(MicroSeconds(100));
+            Simulator::Run();
+            Simulator::Destroy();
+
+            NS_TEST_EXPECT_MSG_EQ(lost, 0u, "nothing lost");
+            CheckFrames(rx.events, {{2024, 1}}, "the frame arrives");
+        }
+    }
+};
+
 // ---------------------------------------------------------------------------
 // 9. Pcap
 // ---------------------------------------------------------------------------
@@ -829,6 +911,7 @@ std::vector<TestCase*>
 MakePfcDeviceLinkTestCases()
 {
     return {new PfcLinkDownTestCase,
+            new PfcLinkDownUpInFlightTestCase,
             new PfcPcapTestCase,
             new PfcHostStackTestCase,
             new HairpinResumeTestCase,

@@ -283,6 +283,15 @@ class RouteTableReferenceTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ_RETURNS_BOOL(same,
                                                true,
                                                where + ": address " + std::to_string(a));
+            // The data plane's shortcut: the one port of a one-port set.
+            uint32_t only = 0;
+            table.Find(a, only);
+            uint32_t wantOnly =
+                want && want->size() == 1 ? (*want)[0] : PfcRouteTable::kNoSinglePort;
+            NS_TEST_ASSERT_MSG_EQ_RETURNS_BOOL(only,
+                                               wantOnly,
+                                               where + ": one port of address " +
+                                                   std::to_string(a));
         }
         NS_TEST_ASSERT_MSG_EQ_RETURNS_BOOL(table.GetNRanges(), ref.CountRuns(), where + ": ranges");
         NS_TEST_ASSERT_MSG_EQ_RETURNS_BOOL(table.GetNGroups(), ref.CountSets(), where + ": groups");
