@@ -121,6 +121,12 @@ PfcRemoteChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice
     return true;
 }
 
+bool
+PfcRemoteChannel::SendsDirectly() const
+{
+    return false;
+}
+
 uint64_t
 PfcRemoteChannel::GetFramesSent() const
 {

@@ -69,6 +69,10 @@ class PfcRemoteChannel : public PfcChannel
     /// \return frames this rank handed to MPI on this link (both directions)
     uint64_t GetFramesSent() const;
 
+  protected:
+    /// \return false: frames go through TransmitStart, to MPI
+    bool SendsDirectly() const override;
+
   private:
     /// A frame for end \p to arrived from the other rank.
     /// \param to the receiving end \param frame the frame (epoch tag on)

@@ -99,17 +99,18 @@ PfcChannel::GetTypeId()
                           "One-way propagation delay of the cable (time; 300 m of fibre "
                           "is about 1.5 us).",
                           TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&PfcChannel::m_delay),
+                          MakeTimeAccessor(&PfcChannel::SetDelay, &PfcChannel::GetDelay),
                           MakeTimeChecker(Time(0)))
-            .AddAttribute("OrderArrivals",
-                          "Hand the frames that reach a node at one instant to their devices "
-                          "after the node's other events of that instant, in interface order, "
-                          "so that the order does not depend on when the deliveries were "
-                          "scheduled (identical results on any number of MPI ranks; one extra "
-                          "event per instant with arrivals).  Off: in scheduling order.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&PfcChannel::m_orderArrivals),
-                          MakeBooleanChecker())
+            .AddAttribute(
+                "OrderArrivals",
+                "Hand the frames that reach a node at one instant to their devices "
+                "after the node's other events of that instant, in interface order, "
+                "so that the order does not depend on when the deliveries were "
+                "scheduled (identical results on any number of MPI ranks; one extra "
+                "event per instant with arrivals).  Off: in scheduling order.",
+                BooleanValue(false),
+                MakeBooleanAccessor(&PfcChannel::SetOrderArrivals, &PfcChannel::GetOrderArrivals),
+                MakeBooleanChecker())
             .AddTraceSource("Lost",
                             "A frame in flight was lost because the link went down.",
                             MakeTraceSourceAccessor(&PfcChannel::m_lostTrace),
@@ -145,6 +146,43 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
                     "PfcChannel::Attach: a PfcChannel joins exactly two devices; "
                     "a third was attached");
     m_device[m_nDevices++] = device;
+    UpdateDirectPeers();
+}
+
+void
+PfcChannel::SetDelay(Time delay)
+{
+    m_delay = delay;
+    UpdateDirectPeers();
+}
+
+void
+PfcChannel::SetOrderArrivals(bool order)
+{
+    m_orderArrivals = order;
+    UpdateDirectPeers();
+}
+
+bool
+PfcChannel::GetOrderArrivals() const
+{
+    return m_orderArrivals;
+}
+
+bool
+PfcChannel::SendsDirectly() const
+{
+    return !m_orderArrivals;
+}
+
+void
+PfcChannel::UpdateDirectPeers()
+{
+    bool direct = m_nDevices == 2 && SendsDirectly();
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_device[i]->SetDirectPeer(direct ? PeekPointer(m_device[1 - i]) : nullptr, m_delay);
+    }
 }
 
 bool
@@ -160,26 +198,12 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<PfcNetDevice>& src
     {
         m_context[to] = m_device[to]->GetNodeContext(); // once on its node
     }
-    Ptr<Packet> sent = m_delay.IsStrictlyPositive() ? frame : frame->Copy();
-    if (m_orderArrivals)
-    {
-        Simulator::ScheduleWithContext(m_context[to],
-                                       txTime + m_delay,
-                                       &PfcChannel::Arrive,
-                                       this,
-                                       sent,
-                                       to,
-                                       m_epoch);
-        return true;
-    }
-    // Straight to the device, which checks the epoch itself (its
-    // m_linkDowns is this channel's epoch): the arrival does not read the
-    // channel, which in a large network is out of the cache by then.
     Simulator::ScheduleWithContext(m_context[to],
                                    txTime + m_delay,
-                                   &PfcNetDevice::ReceiveFromLink,
-                                   PeekPointer(m_device[to]),
-                                   sent,
+                                   &PfcChannel::Arrive,
+                                   this,
+                                   m_delay.IsStrictlyPositive() ? frame : frame->Copy(),
+                                   to,
                                    m_epoch);
     return true;
 }

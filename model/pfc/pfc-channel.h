@@ -73,7 +73,10 @@ class PfcChannel : public Channel
     virtual void Attach(Ptr<PfcNetDevice> device);
 
     /**
-     * Carry a frame from \p src to the other end.
+     * Carry a frame from \p src to the other end.  A device whose channel
+     * SendsDirectly() does not call this: it schedules the arrival at its
+     * peer itself (PfcNetDevice::SetDirectPeer), the same event at the same
+     * time, without reading the channel.
      * \param frame the frame (Ethernet header on)
      * \param src the sending device
      * \param txTime its serialisation time
@@ -97,6 +100,12 @@ class PfcChannel : public Channel
      */
     void LoseInFlight(Ptr<const Packet> frame, Ptr<const PfcNetDevice> receiver);
 
+    /// \param delay the Delay attribute (both devices are told)
+    void SetDelay(Time delay);
+    /// \param order the OrderArrivals attribute (both devices are told)
+    void SetOrderArrivals(bool order);
+    bool GetOrderArrivals() const; //!< \return the OrderArrivals attribute
+
     /// \param device one end \return the other end (or nullptr)
     Ptr<PfcNetDevice> GetPeer(Ptr<const PfcNetDevice> device) const;
     Time GetDelay() const; //!< \return the one-way propagation delay
@@ -109,15 +118,24 @@ class PfcChannel : public Channel
 
     /// A frame sent in epoch \p epoch reaches end \p to: Deliver it now, or
     /// with OrderArrivals after the node's other events of this instant.
-    /// Frames from another MPI rank and, with OrderArrivals, all frames come
-    /// this way; otherwise TransmitStart schedules the receiving device's
-    /// ReceiveFromLink, which checks the epoch itself.
+    /// Frames from another MPI rank, and all frames with OrderArrivals, come
+    /// this way; otherwise the sending device schedules the receiving
+    /// device's ReceiveFromLink, which checks the epoch itself.
     /// \param frame the frame \param to the receiving end \param epoch epoch at send
     void Arrive(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
     /// Deliver a frame sent in link epoch \p epoch to end \p to: to the
     /// device, or, when the link went down since (the epoch changed), lost.
     /// \param frame the frame \param to the receiving end (0 or 1) \param epoch epoch at send
     void Deliver(Ptr<Packet> frame, uint8_t to, uint64_t epoch);
+    /**
+     * \return whether the devices may schedule their frames' arrivals at
+     * each other themselves (PfcNetDevice::SetDirectPeer): not with
+     * OrderArrivals, and not for a channel that carries frames otherwise
+     * (PfcRemoteChannel)
+     */
+    virtual bool SendsDirectly() const;
+    /// Tell both devices whether they send directly, to whom, with which delay.
+    void UpdateDirectPeers();
 
   private:
     friend class PfcArrivalOrder; // calls Deliver

@@ -66,11 +66,12 @@ PfcNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("Tagger")
             .AddConstructor<PfcNetDevice>()
-            .AddAttribute("DataRate",
-                          "Link rate (bits/s) used to serialise frames.",
-                          DataRateValue(DataRate("40Gbps")),
-                          MakeDataRateAccessor(&PfcNetDevice::m_bps),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Link rate (bits/s) used to serialise frames.",
+                DataRateValue(DataRate("40Gbps")),
+                MakeDataRateAccessor(&PfcNetDevice::SetDataRate, &PfcNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Mtu",
                           "Largest IPv4 packet the device carries (bytes, without the "
                           "Ethernet header).",
@@ -210,6 +211,8 @@ PfcNetDevice::PfcNetDevice()
       m_ecnKmax(200 * 1000),
       m_ecnPmax(0.01),
       m_nodeContext(Simulator::NO_CONTEXT),
+      m_peer(nullptr),
+      m_peerContext(Simulator::NO_CONTEXT),
       m_bps("40Gbps"),
       m_mtu(1500),
       m_pauseQuanta(0xffff),
@@ -273,6 +276,7 @@ PfcNetDevice::DoDispose()
     m_source = TransmitSourceCallback();
     m_receiveHook = ReceiveHookCallback();
     SetReceiveErrorModel(nullptr);
+    m_peer = nullptr;
     m_ecnRandom = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -336,16 +340,15 @@ PfcNetDevice::SetSwitchPfcHook(SwitchPfcCallback hook)
 Time
 PfcNetDevice::GetWireTime(uint32_t bytes) const
 {
-    uint64_t bps = m_bps.GetBitRate();
     for (const WireTime& w : m_wireTimes)
     {
-        if (w.bytes == bytes && w.bps == bps)
+        if (w.bytes == bytes && bytes != 0)
         {
             return w.time;
         }
     }
     m_wireTimes[1] = m_wireTimes[0];
-    m_wireTimes[0] = {bps, bytes, PfcTxTime(m_bps, EthernetWireBytes(bytes))};
+    m_wireTimes[0] = {bytes, PfcTxTime(m_bps, EthernetWireBytes(bytes))};
     return m_wireTimes[0].time;
 }
 
@@ -488,8 +491,26 @@ PfcNetDevice::StartFrame(Ptr<Packet> frame)
     FireTrace(m_traced, TRACE_SNIFFER, m_snifferTrace, frame);
     FireTrace(m_traced, TRACE_PROMISC_SNIFFER, m_promiscSnifferTrace, frame);
     Time txTime = GetWireTime(frame->GetSize());
-    bool sent = m_channel->TransmitStart(frame, this, txTime);
-    NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
+    if (m_peer)
+    {
+        // PfcChannel::TransmitStart's event, scheduled here: the link is up
+        // (TryTransmit checked), and the epoch is m_linkDowns.
+        if (m_peerContext == Simulator::NO_CONTEXT)
+        {
+            m_peerContext = m_peer->GetNodeContext(); // once on its node
+        }
+        Simulator::ScheduleWithContext(m_peerContext,
+                                       txTime + m_linkDelay,
+                                       &PfcNetDevice::ReceiveFromLink,
+                                       m_peer,
+                                       m_linkDelay.IsStrictlyPositive() ? frame : frame->Copy(),
+                                       m_linkDowns);
+    }
+    else
+    {
+        bool sent = m_channel->TransmitStart(frame, this, txTime);
+        NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
+    }
     Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
 }
 
@@ -701,6 +722,14 @@ PfcNetDevice::UpdateHostTxQueue(uint8_t cls)
 // ---------------------------------------------------------------------------
 // Receive
 // ---------------------------------------------------------------------------
+
+void
+PfcNetDevice::SetDirectPeer(PfcNetDevice* peer, Time delay)
+{
+    m_peer = peer;
+    m_linkDelay = delay;
+    m_peerContext = Simulator::NO_CONTEXT;
+}
 
 void
 PfcNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
@@ -1177,6 +1206,13 @@ DataRate
 PfcNetDevice::GetDataRate() const
 {
     return m_bps;
+}
+
+void
+PfcNetDevice::SetDataRate(DataRate rate)
+{
+    m_bps = rate;
+    m_wireTimes = {}; // computed at the old rate
 }
 
 Ptr<PfcChannel>

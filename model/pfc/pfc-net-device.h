@@ -173,6 +173,15 @@ class PfcNetDevice : public NetDevice
      */
     void ReceiveFromLink(Ptr<Packet> frame, uint64_t epoch);
 
+    /**
+     * Called by the channel: send frames straight to \p peer, scheduling
+     * their arrival (ReceiveFromLink) \p delay after their last bit, as
+     * PfcChannel::TransmitStart would, without reading the channel.
+     * \param peer the other end (nullptr: through the channel)
+     * \param delay the channel's Delay
+     */
+    void SetDirectPeer(PfcNetDevice* peer, Time delay);
+
     /// \param model the ReceiveErrorModel (nullptr: none)
     void SetReceiveErrorModel(Ptr<ErrorModel> model);
     /// \return the ReceiveErrorModel (nullptr: none)
@@ -301,7 +310,9 @@ class PfcNetDevice : public NetDevice
     void SetDscpClass(uint8_t dscp, uint8_t cls);
     ClassMode GetClassMode() const; //!< \return how the class is carried
 
-    DataRate GetDataRate() const;          //!< \return the link rate
+    DataRate GetDataRate() const; //!< \return the link rate
+    /// \param rate the DataRate attribute
+    void SetDataRate(DataRate rate);
     Time GetProcessingDelay() const;       //!< \return PFC processing delay in effect
     Ptr<PfcChannel> GetPfcChannel() const; //!< \return the channel
     Ptr<PfcNetDevice> GetPeer() const;     //!< \return the device at the other end
@@ -427,8 +438,7 @@ class PfcNetDevice : public NetDevice
     /// A GetWireTime result.
     struct WireTime
     {
-        uint64_t bps = 0;   //!< the rate it was computed at (0: empty)
-        uint32_t bytes = 0; //!< frame size
+        uint32_t bytes = 0; //!< frame size (0: empty; SetDataRate empties both)
         Time time;          //!< its time on the wire
     };
 
@@ -483,8 +493,14 @@ class PfcNetDevice : public NetDevice
 
     // Line 2: starting a frame.
     alignas(64) mutable std::array<WireTime, 2> m_wireTimes; //!< GetWireTime's last two
-    DataRate m_bps;                                          //!< DataRate
-    Ptr<PfcScheduler> m_scheduler;                           //!< Scheduler
+    /// The other end, when this device schedules its frames' arrivals there
+    /// itself (SetDirectPeer); nullptr: through PfcChannel::TransmitStart.
+    PfcNetDevice* m_peer;
+    Time m_linkDelay;              //!< the channel's Delay, with m_peer
+    uint32_t m_peerContext;        //!< m_peer's GetNodeContext() (NO_CONTEXT: not read yet)
+    Ptr<PfcScheduler> m_scheduler; //!< Scheduler
+
+    DataRate m_bps; //!< DataRate (read when m_wireTimes misses)
 
     // Line 3: receiving a frame at a host, or with a DSCP map of one's own.
     /// DSCP -> class, two DSCPs a byte (DSCP d in the low nibble of byte

@@ -266,6 +266,47 @@ class PfcLinkDownUpInFlightTestCase : public PfcDeviceTestCase
     }
 };
 
+/// Set \p dev's DataRate. \param dev the device \param rate the new rate
+void
+SetRate(Ptr<PfcNetDevice> dev, std::string rate)
+{
+    dev->SetAttribute("DataRate", StringValue(rate));
+}
+
+/**
+ * \ingroup tagger-tests
+ * A DataRate changed during the run applies to the next frame: the device
+ * keeps the wire times of its last two frame sizes, and the change empties
+ * them.
+ */
+class PfcDataRateChangeTestCase : public PfcDeviceTestCase
+{
+  public:
+    PfcDataRateChangeTestCase()
+        : PfcDeviceTestCase("PfcNetDevice: a DataRate change applies to the next frame")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 8 Gbps, 1 us: a 1000-byte frame sent at t0 takes (1000 + 4 + 20) * 8
+        // / 8 = 1024 ns and arrives at 2024.  a's rate becomes 4 Gbps at
+        // t0 + 5000; the same size sent at t0 + 6000 takes 2048 ns and arrives
+        // at 6000 + 2048 + 1000 = 9048 (8024 with the old wire time).
+        PfcPair p = MakePair("8Gbps", MicroSeconds(1));
+        FrameLog rx;
+        p.db->TraceConnectWithoutContext("MacRx", MakeCallback(&FrameLog::Ip, &rx));
+        Simulator::Schedule(kT0, &SendFrames, p.da, Frames(1, {1000, 0}));
+        Simulator::Schedule(At(5000), &SetRate, p.da, std::string("4Gbps"));
+        Simulator::Schedule(At(6000), &SendFrames, p.da, Frames(1, {1000, 1}));
+        Simulator::Stop(MicroSeconds(100));
+        Simulator::Run();
+        Simulator::Destroy();
+        CheckFrames(rx.events, {{2024, 0}, {9048, 1}}, "arrivals before and after the change");
+    }
+};
+
 // ---------------------------------------------------------------------------
 // 9. Pcap
 // ---------------------------------------------------------------------------
@@ -912,6 +953,7 @@ MakePfcDeviceLinkTestCases()
 {
     return {new PfcLinkDownTestCase,
             new PfcLinkDownUpInFlightTestCase,
+            new PfcDataRateChangeTestCase,
             new PfcPcapTestCase,
             new PfcHostStackTestCase,
             new HairpinResumeTestCase,
