@@ -158,25 +158,28 @@ class PfcNetDevice : public NetDevice
     bool Attach(Ptr<PfcChannel> channel);
 
     /**
-     * Called by the channel: a frame's last bit arrived.
+     * A frame's last bit arrived and the link stayed up: from
+     * ReceiveFromLink, or from the channel (OrderArrivals, MPI).
      * \param frame the frame
      */
     void Receive(Ptr<Packet> frame);
     /**
-     * Called by the channel's arrival event: a frame sent in link epoch \p
-     * epoch arrived.  Received if the link has not gone down since (the
-     * epoch is still this device's m_linkDowns), else lost in flight
-     * (PfcChannel::LoseInFlight).  The check reads only this device, which
-     * the frame needs anyway; the channel, another memory read in a large
-     * network, is read only for a lost frame.
-     * \param frame the frame \param epoch the channel's epoch at send
+     * A frame sent in link epoch \p epoch arrived: the arrival event the
+     * peer scheduled (SetDirectPeer).  Received if the link has not gone
+     * down since (the epoch is still this device's m_linkDowns), else lost
+     * in flight (PfcChannel::LoseInFlight).  The check reads only this
+     * device, which the frame needs anyway; the channel, another memory
+     * read in a large network, is read only for a lost frame.
+     * \param frame the frame \param epoch the sender's m_linkDowns (the
+     * channel's epoch) at send
      */
     void ReceiveFromLink(Ptr<Packet> frame, uint64_t epoch);
 
     /**
      * Called by the channel: send frames straight to \p peer, scheduling
-     * their arrival (ReceiveFromLink) \p delay after their last bit, as
-     * PfcChannel::TransmitStart would, without reading the channel.
+     * their arrival (ReceiveFromLink) \p delay after their last bit, the
+     * time at which PfcChannel::TransmitStart would deliver them, without
+     * reading the channel.
      * \param peer the other end (nullptr: through the channel)
      * \param delay the channel's Delay
      */
