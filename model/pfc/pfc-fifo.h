@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <utility>
 
@@ -34,14 +35,47 @@ namespace ns3
  * reuses its buffer instead of freeing and allocating blocks.
  *
  * The buffer grows by doubling (moving the elements, oldest first) and only
- * shrinks on clear(); growing past 2^31 elements throws std::length_error.  pop_front() resets the
- * slot it leaves (a Ptr in it is released at once, not when the slot is reused).  References and
- * iterators are invalidated by push_back (when it grows), as with std::vector.
+ * shrinks on clear(); growing past 2^31 elements throws std::length_error.
+ * A free slot holds no element: push_back() constructs the element in it and
+ * pop_front() destroys it (a Ptr in it is released at once, not when the slot
+ * is reused).  So push_back() writes its slot without reading it first, which
+ * in a large network saves waiting for a slot that has left the cache (an
+ * assignment would read the Ptr it replaces).  References and iterators are
+ * invalidated by push_back (when it grows), as with std::vector.  A PfcFifo
+ * can be moved (the source is left empty), not copied.
  */
 template <typename T>
 class PfcFifo
 {
   public:
+    PfcFifo() = default;
+
+    /// Destroys the elements.
+    ~PfcFifo()
+    {
+        clear();
+    }
+
+    PfcFifo(const PfcFifo&) = delete;
+    PfcFifo& operator=(const PfcFifo&) = delete;
+
+    /// \param other a queue, left empty
+    PfcFifo(PfcFifo&& other) noexcept
+    {
+        swap(other);
+    }
+
+    /// \param other a queue, left empty \return this queue, with other's elements
+    PfcFifo& operator=(PfcFifo&& other) noexcept
+    {
+        if (this != &other)
+        {
+            clear();
+            swap(other);
+        }
+        return *this;
+    }
+
     /// Read-only iterator, oldest element first.
     class const_iterator
     {
@@ -110,42 +144,45 @@ class PfcFifo
     /// \return the oldest element (the queue must not be empty)
     T& front()
     {
-        return m_slots[m_head];
+        return *At(m_head);
     }
 
     /// \return the oldest element (the queue must not be empty)
     const T& front() const
     {
-        return m_slots[m_head];
+        return *At(m_head);
     }
 
     /// \return the newest element (the queue must not be empty)
     T& back()
     {
-        return m_slots[(m_head + m_size - 1) & Mask()];
+        return *At((m_head + m_size - 1) & Mask());
     }
 
     /// \param i position from the oldest element (< size()) \return that element
     const T& operator[](std::size_t i) const
     {
-        return m_slots[(m_head + i) & Mask()];
+        return *At((m_head + i) & Mask());
     }
 
-    /// Append \p value at the back. \param value the element
-    void push_back(T value)
+    /// Append a copy of \p value at the back. \param value the element
+    void push_back(const T& value)
     {
-        if (m_size == m_capacity)
-        {
-            Grow();
-        }
-        m_slots[(m_head + m_size) & Mask()] = std::move(value);
+        new (FreeSlot()) T(value);
+        ++m_size;
+    }
+
+    /// Append \p value at the back. \param value the element, moved
+    void push_back(T&& value)
+    {
+        new (FreeSlot()) T(std::move(value));
         ++m_size;
     }
 
     /// Remove the oldest element (the queue must not be empty).
     void pop_front()
     {
-        m_slots[m_head] = T();
+        At(m_head)->~T();
         m_head = uint32_t((m_head + 1) & Mask());
         --m_size;
     }
@@ -153,6 +190,10 @@ class PfcFifo
     /// Remove every element and free the buffer.
     void clear()
     {
+        for (std::size_t i = 0; i < m_size; ++i)
+        {
+            At((m_head + i) & Mask())->~T();
+        }
         m_slots.reset();
         m_capacity = 0;
         m_head = 0;
@@ -181,6 +222,28 @@ class PfcFifo
     }
 
   private:
+    /// Raw storage for one element: a free slot holds none.
+    struct alignas(T) Slot
+    {
+        unsigned char bytes[sizeof(T)]; //!< the element's storage
+    };
+
+    /// \param i a slot index \return the element in slot \p i (it must hold one)
+    T* At(std::size_t i) const
+    {
+        return std::launder(reinterpret_cast<T*>(&m_slots[i]));
+    }
+
+    /// \return the storage of the slot after the newest element, growing first if full
+    void* FreeSlot()
+    {
+        if (m_size == m_capacity)
+        {
+            Grow();
+        }
+        return &m_slots[(m_head + m_size) & Mask()];
+    }
+
     /// \return the index mask (capacity - 1; the capacity is a power of two)
     std::size_t Mask() const
     {
@@ -196,20 +259,22 @@ class PfcFifo
             throw std::length_error("PfcFifo: more than 2^31 elements");
         }
         uint32_t capacity = m_capacity == 0 ? 4 : 2 * m_capacity;
-        std::unique_ptr<T[]> slots(new T[capacity]);
+        std::unique_ptr<Slot[]> slots(new Slot[capacity]);
         for (std::size_t i = 0; i < m_size; ++i)
         {
-            slots[i] = std::move(m_slots[(m_head + i) & Mask()]);
+            T* from = At((m_head + i) & Mask());
+            new (&slots[i]) T(std::move(*from));
+            from->~T();
         }
         m_slots.swap(slots);
         m_capacity = capacity;
         m_head = 0;
     }
 
-    std::unique_ptr<T[]> m_slots; //!< the ring (m_capacity elements)
-    uint32_t m_capacity = 0;      //!< a power of two, or 0
-    uint32_t m_head = 0;          //!< index of the oldest element
-    uint32_t m_size = 0;          //!< number of elements
+    std::unique_ptr<Slot[]> m_slots; //!< the ring (m_capacity slots)
+    uint32_t m_capacity = 0;         //!< a power of two, or 0
+    uint32_t m_head = 0;             //!< index of the oldest element
+    uint32_t m_size = 0;             //!< number of elements
 };
 
 } // namespace ns3

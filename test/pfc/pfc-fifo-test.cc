@@ -10,7 +10,7 @@
  * sequences of push_back, pop_front, clear and swap against std::deque as the
  * reference (contents in order, front, back, size), through several growths
  * and wrap-arounds; a Ptr is released when its element is popped, not when
- * the slot is reused.
+ * the slot is reused; every element is constructed and destroyed exactly once.
  */
 
 #include "pfc-test-util.h"
@@ -134,10 +134,138 @@ class PfcFifoReleaseTestCase : public TestCase
     }
 };
 
+/// An element that counts the live objects of its type and checks it is alive when used.
+struct Tracked
+{
+    static int s_live; //!< objects constructed and not yet destroyed
+    int value;         //!< the payload
+    uint32_t magic;    //!< kAlive while the object lives
+
+    static constexpr uint32_t kAlive = 0x5a5a1234; //!< the mark of a live object
+
+    /// \param v the payload
+    explicit Tracked(int v)
+        : value(v),
+          magic(kAlive)
+    {
+        ++s_live;
+    }
+
+    /// \param o the original, which must be alive
+    Tracked(const Tracked& o)
+        : value(o.value),
+          magic(o.magic == kAlive ? kAlive : 0)
+    {
+        ++s_live;
+    }
+
+    /// \param o the original, which must be alive (moving copies: it stays alive)
+    Tracked(Tracked&& o) noexcept
+        : value(o.value),
+          magic(o.magic == kAlive ? kAlive : 0)
+    {
+        ++s_live;
+    }
+
+    Tracked& operator=(const Tracked&) = delete;
+
+    ~Tracked()
+    {
+        --s_live;
+        magic = 0;
+    }
+};
+
+int Tracked::s_live = 0;
+
+/**
+ * \ingroup tagger-tests
+ * Every element is constructed once into its slot and destroyed once, by
+ * pop_front, clear, growth (the old copy) or the destructor: the live count
+ * equals the elements held after every step of a random sequence, each element
+ * read is alive and in order, moving a queue leaves the source empty, and
+ * nothing is left alive at the end.
+ */
+class PfcFifoLifetimeTestCase : public TestCase
+{
+  public:
+    PfcFifoLifetimeTestCase()
+        : TestCase("PfcFifo: each element constructed and destroyed exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Tracked::s_live = 0;
+        {
+            std::mt19937 rng(11);
+            PfcFifo<Tracked> fifo[2];
+            std::deque<int> ref[2];
+            int next = 0;
+            for (int step = 0; step < 5000; ++step)
+            {
+                int q = rng() % 2;
+                uint32_t op = rng() % 100;
+                if (op < 55)
+                {
+                    if (op % 2)
+                    {
+                        fifo[q].push_back(Tracked(next)); // the moving push
+                    }
+                    else
+                    {
+                        Tracked t(next);
+                        fifo[q].push_back(t); // the copying push
+                    }
+                    ref[q].push_back(next++);
+                }
+                else if (op < 96)
+                {
+                    if (!ref[q].empty())
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(fifo[q].front().magic, Tracked::kAlive, "alive");
+                        NS_TEST_ASSERT_MSG_EQ(fifo[q].front().value, ref[q].front(), "in order");
+                        fifo[q].pop_front();
+                        ref[q].pop_front();
+                    }
+                }
+                else if (op < 97)
+                {
+                    fifo[q].clear();
+                    ref[q].clear();
+                }
+                else if (op < 98)
+                {
+                    fifo[0].swap(fifo[1]);
+                    ref[0].swap(ref[1]);
+                }
+                else
+                {
+                    PfcFifo<Tracked> moved(std::move(fifo[q]));
+                    NS_TEST_ASSERT_MSG_EQ(fifo[q].size(), 0, "moved-from queue empty");
+                    fifo[q] = std::move(moved);
+                    NS_TEST_ASSERT_MSG_EQ(moved.size(), 0, "moved-from queue empty");
+                }
+                NS_TEST_ASSERT_MSG_EQ(Tracked::s_live,
+                                      int(ref[0].size() + ref[1].size()),
+                                      "live elements after step " << step << ", op " << op);
+                NS_TEST_ASSERT_MSG_EQ(fifo[q].size(), ref[q].size(), "size after step " << step);
+                for (const Tracked& t : fifo[q])
+                {
+                    NS_TEST_ASSERT_MSG_EQ(t.magic, Tracked::kAlive, "an element read is alive");
+                }
+            }
+            NS_TEST_ASSERT_MSG_GT(Tracked::s_live, 0, "the queues still hold elements");
+        }
+        NS_TEST_ASSERT_MSG_EQ(Tracked::s_live, 0, "the destructors destroyed every element");
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
 MakePfcFifoTestCases()
 {
-    return {new PfcFifoReferenceTestCase, new PfcFifoReleaseTestCase};
+    return {new PfcFifoReferenceTestCase, new PfcFifoReleaseTestCase, new PfcFifoLifetimeTestCase};
 }
