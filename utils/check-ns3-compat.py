@@ -11,7 +11,8 @@ test/):
    given anything but a function pointer as the event: a lambda or a
    std::function needs ns-3.36.  Write `&Class::Method, object, args...` or
    `&Function, args...` (the `&` is required, so a std::function variable
-   cannot slip through as a bare name).
+   cannot slip through as a bare name), or pass an EventImpl object of the
+   module's own, `new SomethingEvent(...)`, which every release takes.
 2. An ns3::Callback built from a lambda (`Callback<...>([...]...)`,
    `Callback<...> cb = [...]`, `MakeCallback([...])`) needs ns-3.37.  Use
    MakeCallback / MakeBoundCallback with a function pointer.
@@ -118,7 +119,10 @@ def check_text(text):
         if len(args) <= index:
             continue
         event = args[index]
-        if not event.startswith("&"):
+        # An EventImpl object of the module's own (new SomeEvent(...)): ns-3.35
+        # has Schedule(Time, Ptr<EventImpl>) and ScheduleWithContext(context,
+        # Time, EventImpl*).
+        if not event.startswith("&") and not re.match(r"new\s+\w+Event\s*\(", event):
             what = "a lambda" if event.startswith("[") else "'%s'" % " ".join(event.split())[:40]
             problems.append(
                 (

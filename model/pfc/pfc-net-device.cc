@@ -5,10 +5,12 @@
 #include "pfc-net-device.h"
 
 #include "pfc-channel.h"
+#include "pfc-event-pool.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/event-impl.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
@@ -49,6 +51,80 @@ FireTrace(uint8_t traced, uint8_t bit, const PfcFlaggedTrace<Ts...>& trace, Args
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+/**
+ * A frame's arrival at the far end of the link: the event MakeEvent would
+ * make for ReceiveFromLink(frame, epoch), in a PfcEventPool block.
+ */
+class PfcNetDevice::ArrivalEvent : public EventImpl
+{
+  public:
+    /// \param peer the receiving device \param frame the frame \param epoch the link epoch
+    ArrivalEvent(PfcNetDevice* peer, Ptr<Packet> frame, uint64_t epoch)
+        : m_peer(peer),
+          m_frame(std::move(frame)),
+          m_epoch(epoch)
+    {
+    }
+
+    /// \param bytes the object's size \return a pool block
+    static void* operator new(std::size_t bytes)
+    {
+        static_assert(sizeof(ArrivalEvent) <= PfcEventPool::kBlockBytes, "too big");
+        return PfcEventPool::Allocate(bytes);
+    }
+
+    /// \param block a pool block
+    static void operator delete(void* block)
+    {
+        PfcEventPool::Free(block);
+    }
+
+  private:
+    void Notify() override
+    {
+        m_peer->ReceiveFromLink(m_frame, m_epoch);
+    }
+
+    PfcNetDevice* m_peer; //!< the receiving device
+    Ptr<Packet> m_frame;  //!< the frame
+    uint64_t m_epoch;     //!< the sender's count of link downs
+};
+
+/**
+ * The end of a frame's transmission: the event MakeEvent would make for
+ * TransmitComplete(), in a PfcEventPool block.
+ */
+class PfcNetDevice::TxDoneEvent : public EventImpl
+{
+  public:
+    /// \param device the sending device
+    explicit TxDoneEvent(PfcNetDevice* device)
+        : m_device(device)
+    {
+    }
+
+    /// \param bytes the object's size \return a pool block
+    static void* operator new(std::size_t bytes)
+    {
+        static_assert(sizeof(TxDoneEvent) <= PfcEventPool::kBlockBytes, "too big");
+        return PfcEventPool::Allocate(bytes);
+    }
+
+    /// \param block a pool block
+    static void operator delete(void* block)
+    {
+        PfcEventPool::Free(block);
+    }
+
+  private:
+    void Notify() override
+    {
+        m_device->TransmitComplete();
+    }
+
+    PfcNetDevice* m_device; //!< the sending device
+};
 
 namespace
 {
@@ -499,19 +575,21 @@ PfcNetDevice::StartFrame(Ptr<Packet> frame)
         {
             m_peerContext = m_peer->GetNodeContext(); // once on its node
         }
-        Simulator::ScheduleWithContext(m_peerContext,
-                                       txTime + m_linkDelay,
-                                       &PfcNetDevice::ReceiveFromLink,
-                                       m_peer,
-                                       m_linkDelay.IsStrictlyPositive() ? frame : frame->Copy(),
-                                       m_linkDowns);
+        // The simulator takes the event (reference count 1) and frees it
+        // after running it; the same order as Schedule for the same time.
+        Simulator::ScheduleWithContext(
+            m_peerContext,
+            txTime + m_linkDelay,
+            new ArrivalEvent(m_peer,
+                             m_linkDelay.IsStrictlyPositive() ? frame : frame->Copy(),
+                             m_linkDowns));
     }
     else
     {
         bool sent = m_channel->TransmitStart(frame, this, txTime);
         NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
     }
-    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, new TxDoneEvent(this));
 }
 
 void

@@ -383,6 +383,9 @@ class PfcNetDevice : public NetDevice
     void NotifyNewAggregate() override;
 
   private:
+    class ArrivalEvent; //!< a frame's arrival at the peer (pooled; pfc-net-device.cc)
+    class TxDoneEvent;  //!< the end of a frame's transmission (pooled)
+
     /// Start sending the next frame if idle.
     void TryTransmit();
     /// The frame on the wire finished.

@@ -497,6 +497,10 @@ class TaggerPfcDeviceTestSuite : public TestSuite
         {
             AddTestCase(tc, TestCase::QUICK);
         }
+        for (TestCase* tc : MakePfcEventPoolTestCases())
+        {
+            AddTestCase(tc, TestCase::QUICK);
+        }
         for (TestCase* tc : MakePfcFlaggedTraceTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);

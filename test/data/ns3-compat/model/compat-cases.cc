@@ -1,6 +1,6 @@
 // clang-format off
 // Input of the ctest check-ns3-compat-finds: utils/check-ns3-compat.py must
-// flag exactly the lines marked BAD (6) and none marked OK.  Not compiled.
+// flag exactly the lines marked BAD (7) and none marked OK.  Not compiled.
 void
 Cases()
 {
@@ -20,4 +20,6 @@ Cases()
     auto s = "Simulator::Schedule(t, [](){})";                     // OK (a string)
     // Simulator::Schedule(t, [](){});                             // OK (a comment)
     std::sort(v.begin(), v.end(), [](int a, int b) { return a < b; }); // OK
+    Simulator::ScheduleWithContext(2, Seconds(1), new TxDoneEvent(this)); // OK (an EventImpl)
+    Simulator::Schedule(Seconds(1), new Foo(this));                // BAD (not an event class)
 }
