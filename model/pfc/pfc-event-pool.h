@@ -6,12 +6,15 @@
 #ifndef PFC_EVENT_POOL_H
 #define PFC_EVENT_POOL_H
 
+#include "ns3/event-impl.h"
+
 #include <cstddef>
 
 /**
  * \file
  * \ingroup tagger
- * Fixed-size blocks for the per-frame event objects of the ports (PfcEventPool).
+ * Fixed-size blocks for the per-frame event objects of the ports (PfcEventPool,
+ * PfcPooledEvent).
  */
 
 namespace ns3
@@ -61,6 +64,29 @@ class PfcEventPool
 
     /// \return the blocks handed out and not yet freed
     static std::size_t GetBlocksInUse();
+};
+
+/**
+ * \ingroup tagger
+ * An EventImpl allocated from PfcEventPool: derive from it, keep the derived
+ * class within PfcEventPool::kBlockBytes, and schedule `new Derived(...)`
+ * (the simulator owns the event and deletes it after running it, or when
+ * Simulator::Destroy drops it).
+ */
+class PfcPooledEvent : public EventImpl
+{
+  public:
+    /// \param bytes the object's size \return a pool block
+    static void* operator new(std::size_t bytes)
+    {
+        return PfcEventPool::Allocate(bytes);
+    }
+
+    /// \param block a pool block
+    static void operator delete(void* block)
+    {
+        PfcEventPool::Free(block);
+    }
 };
 
 } // namespace ns3

@@ -10,7 +10,6 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/event-impl.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
@@ -56,7 +55,7 @@ NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
  * A frame's arrival at the far end of the link: the event MakeEvent would
  * make for ReceiveFromLink(frame, epoch), in a PfcEventPool block.
  */
-class PfcNetDevice::ArrivalEvent : public EventImpl
+class PfcNetDevice::ArrivalEvent : public PfcPooledEvent
 {
   public:
     /// \param peer the receiving device \param frame the frame \param epoch the link epoch
@@ -65,19 +64,7 @@ class PfcNetDevice::ArrivalEvent : public EventImpl
           m_frame(std::move(frame)),
           m_epoch(epoch)
     {
-    }
-
-    /// \param bytes the object's size \return a pool block
-    static void* operator new(std::size_t bytes)
-    {
-        static_assert(sizeof(ArrivalEvent) <= PfcEventPool::kBlockBytes, "too big");
-        return PfcEventPool::Allocate(bytes);
-    }
-
-    /// \param block a pool block
-    static void operator delete(void* block)
-    {
-        PfcEventPool::Free(block);
+        static_assert(sizeof(ArrivalEvent) <= PfcEventPool::kBlockBytes, "a pool block");
     }
 
   private:
@@ -95,26 +82,14 @@ class PfcNetDevice::ArrivalEvent : public EventImpl
  * The end of a frame's transmission: the event MakeEvent would make for
  * TransmitComplete(), in a PfcEventPool block.
  */
-class PfcNetDevice::TxDoneEvent : public EventImpl
+class PfcNetDevice::TxDoneEvent : public PfcPooledEvent
 {
   public:
     /// \param device the sending device
     explicit TxDoneEvent(PfcNetDevice* device)
         : m_device(device)
     {
-    }
-
-    /// \param bytes the object's size \return a pool block
-    static void* operator new(std::size_t bytes)
-    {
-        static_assert(sizeof(TxDoneEvent) <= PfcEventPool::kBlockBytes, "too big");
-        return PfcEventPool::Allocate(bytes);
-    }
-
-    /// \param block a pool block
-    static void operator delete(void* block)
-    {
-        PfcEventPool::Free(block);
+        static_assert(sizeof(TxDoneEvent) <= PfcEventPool::kBlockBytes, "a pool block");
     }
 
   private:
