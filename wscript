@@ -134,7 +134,7 @@ def build(bld):
         'helper/tagger-loss-experiment.cc',
         'helper/tagger-mpi-helper.cc',
         'model/pfc/pfc-channel.cc',
-        'model/pfc/pfc-event-pool.cc',
+        'model/pfc/pfc-block-pool.cc',
         'model/pfc/pfc-classifier.cc',
         'model/pfc/pfc-deadlock-oracle.cc',
         'model/pfc/itsy-detector.cc',
@@ -169,7 +169,7 @@ def build(bld):
     # earlier versions is gone.
     module_test.source = [
         'test/pfc/pfc-device-link-test.cc',
-        'test/pfc/pfc-event-pool-test.cc',
+        'test/pfc/pfc-block-pool-test.cc',
         'test/pfc/pfc-fifo-test.cc',
         'test/pfc/pfc-flagged-trace-test.cc',
         'test/pfc/pfc-device-pause-test.cc',
@@ -232,7 +232,7 @@ def build(bld):
         'model/pfc/itsy-detector.h',
         'model/pfc/itsy-header.h',
         'model/pfc/pfc-watchdog.h',
-        'model/pfc/pfc-event-pool.h',
+        'model/pfc/pfc-block-pool.h',
         'model/pfc/pfc-fifo.h',
         'model/pfc/pfc-flagged-trace.h',
         'model/pfc/pfc-header.h',

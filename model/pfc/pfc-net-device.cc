@@ -4,8 +4,8 @@
 
 #include "pfc-net-device.h"
 
+#include "pfc-block-pool.h"
 #include "pfc-channel.h"
-#include "pfc-event-pool.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -53,7 +53,7 @@ NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
 
 /**
  * A frame's arrival at the far end of the link: the event MakeEvent would
- * make for ReceiveFromLink(frame, epoch), in a PfcEventPool block.
+ * make for ReceiveFromLink(frame, epoch), in a PfcBlockPool block.
  */
 class PfcNetDevice::ArrivalEvent : public PfcPooledEvent
 {
@@ -64,7 +64,14 @@ class PfcNetDevice::ArrivalEvent : public PfcPooledEvent
           m_frame(std::move(frame)),
           m_epoch(epoch)
     {
-        static_assert(sizeof(ArrivalEvent) <= PfcEventPool::kBlockBytes, "a pool block");
+        static_assert(sizeof(ArrivalEvent) <= PfcBlockPool::kBlockBytes, "one cache line");
+    }
+
+    void Prefetch() const noexcept override
+    {
+        __builtin_prefetch(PeekPointer(m_frame));
+        __builtin_prefetch(reinterpret_cast<const char*>(PeekPointer(m_frame)) + 64);
+        __builtin_prefetch(m_peer);
     }
 
   private:
@@ -80,7 +87,7 @@ class PfcNetDevice::ArrivalEvent : public PfcPooledEvent
 
 /**
  * The end of a frame's transmission: the event MakeEvent would make for
- * TransmitComplete(), in a PfcEventPool block.
+ * TransmitComplete(), in a PfcBlockPool block.
  */
 class PfcNetDevice::TxDoneEvent : public PfcPooledEvent
 {
@@ -89,7 +96,12 @@ class PfcNetDevice::TxDoneEvent : public PfcPooledEvent
     explicit TxDoneEvent(PfcNetDevice* device)
         : m_device(device)
     {
-        static_assert(sizeof(TxDoneEvent) <= PfcEventPool::kBlockBytes, "a pool block");
+        static_assert(sizeof(TxDoneEvent) <= PfcBlockPool::kBlockBytes, "one cache line");
+    }
+
+    void Prefetch() const noexcept override
+    {
+        m_device->PrefetchTransmitLines();
     }
 
   private:
@@ -100,6 +112,9 @@ class PfcNetDevice::TxDoneEvent : public PfcPooledEvent
 
     PfcNetDevice* m_device; //!< the sending device
 };
+
+static_assert(sizeof(PfcNetDevice) <= PfcBlockPool::kMaxBytes, "a pool block");
+static_assert(alignof(PfcNetDevice) <= PfcBlockPool::kBlockBytes, "aligned by the pool");
 
 namespace
 {

@@ -7,6 +7,7 @@
 #ifndef PFC_NET_DEVICE_H
 #define PFC_NET_DEVICE_H
 
+#include "pfc-block-pool.h"
 #include "pfc-fifo.h"
 #include "pfc-flagged-trace.h"
 #include "pfc-header.h"
@@ -23,6 +24,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <cstddef>
 
 /**
  * \file
@@ -119,8 +121,10 @@ class PfcPortOwner
  *   anything sees them (no sniffer, no switch, no host): each is dropped
  *   with reason LINK_ERROR.  PFC frames are never lost (their loss would be
  *   a loss that no drop counter shows).
+ * - Ports live in PfcBlockPool blocks (PfcPoolAllocated), a few huge pages
+ *   for all of them, rather than one 4 KiB page per port on the heap.
  */
-class PfcNetDevice : public NetDevice
+class PfcNetDevice : public NetDevice, public PfcPoolAllocated
 {
   public:
     /// How the class is carried on the wire.
@@ -390,6 +394,19 @@ class PfcNetDevice : public NetDevice
     void TryTransmit();
     /// The frame on the wire finished.
     void TransmitComplete();
+
+    /// Ask the processor for the lines TransmitComplete reads first (line 0,
+    /// the wire-time line and the class queues).
+    void PrefetchTransmitLines() const
+    {
+        __builtin_prefetch(this);
+        __builtin_prefetch(&m_wireTimes);
+        for (uint8_t c = 0; c < kPfcClasses; c += 2)
+        {
+            __builtin_prefetch(&m_queues[c]); // two a line
+        }
+    }
+
     /**
      * Send a data frame taken from class queue \p cls (or that would have
      * been, EnqueueFromSwitch): tell the scheduler, StartFrame, and release

@@ -6,6 +6,8 @@
 
 #include "tagger-wheel-scheduler.h"
 
+#include "pfc-block-pool.h"
+
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
@@ -315,6 +317,12 @@ TaggerWheelScheduler::RemoveNext()
         // one event ago.  In a large network they are out of the cache; the
         // fetch overlaps the wait with the events running before them.
         PrefetchEvent(bucket[m_head + 1]);
+    }
+    if (m_head < bucket.size() && PfcBlockPool::Owns(bucket[m_head].impl))
+    {
+        // The event after this one, asked for one event ago: its object is
+        // read, and it can ask for what it will read (a port's lines, a frame).
+        static_cast<const PfcPooledEvent*>(bucket[m_head].impl)->Prefetch();
     }
     return ev;
 }

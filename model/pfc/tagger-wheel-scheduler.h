@@ -56,7 +56,12 @@ namespace ns3
  * of the EventImpl of the one after next, which the simulator reads when it
  * runs that event: in a large network that memory is no longer in the
  * cache, and the prefetch overlaps the wait with the events running before.
- * Measured against ns3::PriorityQueueScheduler (one binary heap of all
+ * The next event, whose EventImpl was asked for one removal ago, is asked
+ * in turn for what it points to when it is a PfcPooledEvent (a port's
+ * arrival and end-of-transmission events: PfcPooledEvent::Prefetch); other
+ * events are not read (PfcBlockPool::Owns tells them apart by address).
+ * Only events of the same bucket are asked ahead: the first event of a
+ * bucket is not.  Measured against ns3::PriorityQueueScheduler (one binary heap of all
  * pending events) in an optimised build, the wheel alone made no
  * difference; with the prefetch the k=16 scenario of pfc-bench (12,000
  * events pending at most) ran about 6 % faster and the k=4 one (400) about

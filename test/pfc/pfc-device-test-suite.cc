@@ -497,7 +497,7 @@ class TaggerPfcDeviceTestSuite : public TestSuite
         {
             AddTestCase(tc, TestCase::QUICK);
         }
-        for (TestCase* tc : MakePfcEventPoolTestCases())
+        for (TestCase* tc : MakePfcBlockPoolTestCases())
         {
             AddTestCase(tc, TestCase::QUICK);
         }

@@ -44,8 +44,8 @@ std::vector<ns3::TestCase*> MakePfcDeviceLinkTestCases();
 std::vector<ns3::TestCase*> MakePfcHeaderTestCases();
 /// \return the PfcFifo cases (pfc-fifo-test.cc)
 std::vector<ns3::TestCase*> MakePfcFifoTestCases();
-/// \return the PfcEventPool cases (pfc-event-pool-test.cc)
-std::vector<ns3::TestCase*> MakePfcEventPoolTestCases();
+/// \return the PfcBlockPool cases (pfc-block-pool-test.cc)
+std::vector<ns3::TestCase*> MakePfcBlockPoolTestCases();
 /// \return the flagged trace cases (pfc-flagged-trace-test.cc)
 std::vector<ns3::TestCase*> MakePfcFlaggedTraceTestCases();
 /// \return the event scheduler cases (tagger-wheel-scheduler-test.cc)
