@@ -92,7 +92,9 @@ class PfcBlockPool
  * it as a further (empty) base.  The derived class must fit in
  * PfcBlockPool::kMaxBytes, need no more than 64-byte alignment, and be
  * deleted through a virtual destructor or its own type (so the size given
- * back is its own).
+ * back is its own).  Not for EventImpl classes: derive those from
+ * PfcPooledEvent, since the scheduler takes every EventImpl in the pool for
+ * one.
  */
 class PfcPoolAllocated
 {
