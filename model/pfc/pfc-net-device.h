@@ -121,8 +121,9 @@ class PfcPortOwner
  *   anything sees them (no sniffer, no switch, no host): each is dropped
  *   with reason LINK_ERROR.  PFC frames are never lost (their loss would be
  *   a loss that no drop counter shows).
- * - Ports live in PfcBlockPool blocks (PfcPoolAllocated), a few huge pages
- *   for all of them, rather than one 4 KiB page per port on the heap.
+ * - Ports live in PfcBlockPool blocks (PfcPoolAllocated): a few huge pages
+ *   hold all of them, where on the heap 6,144 ports of a k=16 fat tree
+ *   spread over 3,072 pages of 4 KiB.
  */
 class PfcNetDevice : public NetDevice, public PfcPoolAllocated
 {
