@@ -36,6 +36,7 @@ namespace ns3
 {
 
 class PfcChannel;
+class PfcNetDevice;
 class NetDeviceQueueInterface;
 
 /// Port index meaning "not from a switch port" (host-originated frames).
@@ -81,10 +82,12 @@ class PfcPortOwner
     /**
      * A data frame arrived on port \p port.
      * \param port the port index
+     * \param device that port (the caller: the owner need not look it up)
      * \param frame the frame (its Ethernet header taken off)
      * \param eth that header
      */
     virtual void ReceiveFromPort(uint32_t port,
+                                 const PfcNetDevice& device,
                                  Ptr<Packet> frame,
                                  const EthernetDot1qHeader& eth) = 0;
     /**
@@ -259,6 +262,20 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     bool ShouldMarkEcn(uint8_t cls);
 
     /**
+     * Ask the processor for the lines that ShouldMarkEcn, the switch's
+     * Encapsulate and EnqueueFromSwitch read to send a frame of class \p cls
+     * (line 0, the ECN and address line, the class queue).  The switch calls
+     * this as soon as the route names this port.
+     * \param cls the class queue
+     */
+    void PrefetchEnqueueLines(uint8_t cls) const
+    {
+        __builtin_prefetch(this);
+        __builtin_prefetch(&m_ecnKmin);
+        __builtin_prefetch(&m_queues[cls % kPfcClasses]);
+    }
+
+    /**
      * Send PAUSE for \p cls now and refresh it until StopPausing().  On a
      * switch port the switch calls it when the first of the ingress queues
      * that name \p cls turns OFF (PfcSwitchNetDevice).
@@ -397,10 +414,12 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     void TransmitComplete();
 
     /// Ask the processor for the lines TransmitComplete reads first (line 0,
-    /// the wire-time line and the class queues).
+    /// the wire-time line, the class queues and, for a host port with its
+    /// queues empty, the transmit source's line).
     void PrefetchTransmitLines() const
     {
         __builtin_prefetch(this);
+        __builtin_prefetch(&m_source);
         __builtin_prefetch(&m_wireTimes);
         for (uint8_t c = 0; c < kPfcClasses; c += 2)
         {

@@ -318,6 +318,7 @@ PfcSwitchNetDevice::EcmpIndex(Ipv4Address src,
 
 void
 PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort,
+                                    const PfcNetDevice& port,
                                     Ptr<Packet> frame,
                                     const EthernetDot1qHeader& eth)
 {
@@ -336,16 +337,16 @@ PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort,
     }
     Ipv4Header ip;
     frame->RemoveHeader(ip);
-    const Ptr<PfcNetDevice>& port = m_ports[inPort];
+    NS_ASSERT(&port == PeekPointer(m_ports[inPort]));
     PfcPacketContext ctx;
     ctx.inPort = inPort;
     ctx.outPort = 0;
     ctx.ip = &ip;
     ctx.hasVlan = eth.HasVlan();
     ctx.pcp = eth.GetPcp();
-    ctx.frameClass = (ctx.hasVlan && port->GetClassMode() == PfcNetDevice::CLASS_PCP)
+    ctx.frameClass = (ctx.hasVlan && port.GetClassMode() == PfcNetDevice::CLASS_PCP)
                          ? ctx.pcp
-                         : port->GetClassOfDscp(ip.GetDscp());
+                         : port.GetClassOfDscp(ip.GetDscp());
 
     if (!m_localAddresses.empty() && IsLocalAddress(ip.GetDestination()))
     {
@@ -387,9 +388,12 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     entry.bytes = bytes;
     entry.inPort = inPort;
     entry.inQueue = Classify(ctx);
+    m_mmu->PrefetchIngress(inPort, entry.inQueue); // read by AdmitIngress
     uint32_t outPort = SelectPort(packet, ip, inPort);
     if (outPort != kPfcNoPort)
     {
+        // Lines of the port that AdmitEgress, Encapsulate and Enqueue read.
+        m_ports[outPort]->PrefetchEnqueueLines(entry.inQueue);
         m_forwardTrace(packet, ip, inPort, outPort); // an empty list when nobody listens
     }
     if (outPort == kPfcNoPort || !DecrementTtl(packet, ip, inPort) ||

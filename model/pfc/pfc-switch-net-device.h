@@ -241,9 +241,12 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
   private:
     /**
      * A frame arrived on port \p inPort; the port parsed its Ethernet header.
-     * \param inPort port \param frame the frame, Ethernet header off \param eth that header
+     * \param inPort port \param port that port (m_ports[inPort], not read:
+     * in a large network that line of the array is out of the cache)
+     * \param frame the frame, Ethernet header off \param eth that header
      */
     void ReceiveFromPort(uint32_t inPort,
+                         const PfcNetDevice& port,
                          Ptr<Packet> frame,
                          const EthernetDot1qHeader& eth) override;
     /// A frame left port \p outPort. \param outPort port \param entry it

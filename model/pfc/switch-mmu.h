@@ -151,6 +151,22 @@ class SwitchMmu : public Object
     bool IsLossless(uint8_t cls) const;
 
     /**
+     * Ask the processor for ingress queue (\p port, \p cls)'s counters, which
+     * AdmitLossless reads: the switch calls this as soon as it knows the
+     * class, so the fetch overlaps the route lookup.  No effect on the state;
+     * nothing for a queue out of range.
+     * \param port port \param cls class
+     */
+    void PrefetchIngress(uint32_t port, uint8_t cls) const
+    {
+        size_t index = static_cast<size_t>(port) * kPfcClasses + cls;
+        if (index < m_ingress.size())
+        {
+            __builtin_prefetch(m_ingress.data() + index);
+        }
+    }
+
+    /**
      * Admit a packet of a lossless class at ingress queue (\p port, \p cls).
      * Fires Pause/Resume/Drop traces as it decides.
      * \param port ingress port \param cls ingress queue (class) \param bytes frame size

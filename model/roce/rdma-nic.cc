@@ -755,12 +755,17 @@ RdmaNic::OnData(Ipv4Address src,
                 uint32_t payload)
 {
     uint64_t key = (uint64_t(src.Get()) << 32) | bth.GetDestQp();
-    RecvQp*& slot = m_recv[key];
-    if (!slot)
+    if (!m_lastRecv || key != m_lastRecvKey)
     {
-        slot = new RecvQp;
+        RecvQp*& slot = m_recv[key];
+        if (!slot)
+        {
+            slot = new RecvQp;
+        }
+        m_lastRecv = slot;
+        m_lastRecvKey = key;
     }
-    RecvQp& qp = *slot;
+    RecvQp& qp = *m_lastRecv;
     qp.src = src;
     qp.sport = sport;
     qp.dscp = m_controlDscp < 64 ? uint8_t(m_controlDscp) : dscp;

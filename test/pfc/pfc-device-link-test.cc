@@ -743,7 +743,10 @@ class HairpinResumeTestCase : public TestCase
         }
 
         /// Not used: the port receives no data frame.
-        void ReceiveFromPort(uint32_t, Ptr<Packet>, const EthernetDot1qHeader&) override
+        void ReceiveFromPort(uint32_t,
+                             const PfcNetDevice&,
+                             Ptr<Packet>,
+                             const EthernetDot1qHeader&) override
         {
         }
 
