@@ -387,6 +387,13 @@ PfcSwitchNetDevice::Forward(Ptr<Packet> packet,
     PfcQueueEntry entry;
     entry.bytes = bytes;
     entry.inPort = inPort;
+    // The egress port's pointer is read from m_ports as soon as the route
+    // is known; in a large network that array is out of the cache, so ask
+    // for all of it now (a line per 8 ports), while the route is looked up.
+    for (size_t i = 0; i < m_ports.size(); i += 8)
+    {
+        __builtin_prefetch(&m_ports[i]);
+    }
     entry.inQueue = Classify(ctx);
     m_mmu->PrefetchIngress(inPort, entry.inQueue); // read by AdmitIngress
     uint32_t outPort = SelectPort(packet, ip, inPort);
