@@ -754,16 +754,14 @@ RdmaNic::OnData(Ipv4Address src,
                 const RoceBthHeader& bth,
                 uint32_t payload)
 {
-    uint64_t key = (uint64_t(src.Get()) << 32) | bth.GetDestQp();
-    if (!m_lastRecv || key != m_lastRecvKey)
+    if (!m_lastRecv || m_lastRecv->src != src || m_lastRecv->qpn != bth.GetDestQp())
     {
-        RecvQp*& slot = m_recv[key];
+        RecvQp*& slot = m_recv[(uint64_t(src.Get()) << 32) | bth.GetDestQp()];
         if (!slot)
         {
             slot = new RecvQp;
         }
         m_lastRecv = slot;
-        m_lastRecvKey = key;
     }
     RecvQp& qp = *m_lastRecv;
     qp.src = src;

@@ -291,10 +291,9 @@ class RdmaNic : public Object
     double m_lineRate;                            //!< device rate, bit/s
     std::vector<SendQp*> m_send;                  //!< sender QPs by flow id (owned)
     std::unordered_map<uint64_t, RecvQp*> m_recv; //!< receiver QPs (owned)
-    // The receiver QP of the last data packet: in a large network a host
-    // receives one flow at a time, and the map's bucket and node are out of
-    // the cache (two reads) at every packet.
-    uint64_t m_lastRecvKey = 0;                            //!< the key of m_lastRecv
+    // The receiver QP of the last data packet (its src and qpn are its key):
+    // in a large network a host receives one flow at a time, and the map's
+    // bucket and node are out of the cache (two reads) at every packet.
     RecvQp* m_lastRecv = nullptr;                          //!< in m_recv, or null
     std::deque<std::pair<Ptr<Packet>, uint8_t>> m_control; //!< ACK/NAK/CNP and class, sent first
     uint32_t m_rrNext;                                     //!< round-robin position

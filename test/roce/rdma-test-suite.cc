@@ -8,7 +8,8 @@
  * Tests of the RoCEv2 host (RdmaNic through RdmaHelper) on PFC networks,
  * added to the ns-3 TestSuite "tagger-roce" through MakeRdmaTestCases():
  *  1. one flow through one switch: the exact completion time, goodput of
- *     line rate x payload / wire bytes, the flow record;
+ *     line rate x payload / wire bytes, the flow record; two flows between
+ *     one pair of hosts, each to its own receiver QP;
  *  2. PFC incast, DCQCN on and off: lossless, no retransmission, every byte;
  *  3. no PFC, a small lossy pool: drops, go-back-N, every byte exactly once;
  *  4. DCQCN under incast: CNPs, rate cuts, a shorter bottleneck queue and
@@ -307,6 +308,65 @@ class RdmaLineRateTestCase : public TestCase
                                   "bytes delivered in [1 ms, 4 ms]");
         double steady = double(at4ms - at1ms) * 8 / 3e6; // bit/ns
         NS_TEST_EXPECT_MSG_EQ_TOL(steady, ideal_gbps, ideal_gbps * 1e-3, "goodput (steady)");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup tagger-tests
+ * Test 1b: two 200 KB flows from host 1 to host 0 at once, two queue pairs
+ * between one pair of hosts: the sender's NIC takes turns between them, so
+ * at host 0 the packets of the two QPs alternate, and each must go to its
+ * own receiver QP (the NIC remembers the last one it used; a packet of the
+ * other QP taken as the remembered one's would be out of sequence there:
+ * a NAK, a retransmission).  Both complete, every byte once, nothing
+ * retransmitted; sharing the line, neither finishes before 398 packet
+ * spacings (its 200 packets and at least 198 of the other's), and both by
+ * 400 spacings plus one packet's latency (test 1's 2 T + 2 A + 4 d).
+ */
+class RdmaSamePairTestCase : public TestCase
+{
+  public:
+    RdmaSamePairTestCase()
+        : TestCase("RDMA: two flows between one pair of hosts alternate, each to its own QP")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        const uint64_t bytes = 200000;
+        const Time start = MicroSeconds(10);
+        n.rdma.AddFlow(1, 0, bytes, start);
+        n.rdma.AddFlow(1, 0, bytes, start);
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+
+        std::vector<RdmaFlowRecord> records = n.rdma.GetFlowRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2, "two flows");
+        const int64_t spacing = SpacingNs();
+        const int64_t latency = 2 * LinkNs(kDataWireBytes) + 2 * LinkNs(kAckWireBytes) + 4 * kD;
+        for (const RdmaFlowRecord& r : records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, "a flow did not finish");
+            NS_TEST_EXPECT_MSG_EQ(r.bytes, bytes, "bytes");
+            NS_TEST_EXPECT_MSG_EQ(r.packets, 200, "packets: 200 KB / 1000 B");
+            NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmitted");
+            NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "timeouts");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.fct.GetNanoSeconds(),
+                                        398 * spacing,
+                                        "finished before sharing the line");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(r.fct.GetNanoSeconds(),
+                                        400 * spacing + latency,
+                                        "later than two flows' packets back to back");
+        }
+        NS_TEST_EXPECT_MSG_EQ(n.rdma.GetNic(0)->GetBytesDelivered(), 2 * bytes, "bytes delivered");
+        NS_TEST_EXPECT_MSG_EQ(n.GetDuplicates(), 0, "duplicates");
+        NS_TEST_EXPECT_MSG_EQ(PfcStatsHelper(n.net).GetDropCount(), 0, "drops");
         Simulator::Destroy();
     }
 };
@@ -1095,6 +1155,7 @@ std::vector<TestCase*>
 MakeRdmaTestCases()
 {
     return {new RdmaLineRateTestCase,
+            new RdmaSamePairTestCase,
             new RdmaPfcIncastTestCase(true),
             new RdmaPfcIncastTestCase(false),
             new RdmaLossyIncastTestCase,
