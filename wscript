@@ -25,6 +25,17 @@ MPI_TESTS = [
     ]
 
 
+def ns3_version_number(version):
+    """100 * major + minor of an ns-3 VERSION string ("3.35" -> 335; "3-dev" -> 399)."""
+    import re
+    m = re.match(r'(\d+)\.(\d+)', version)
+    if m:
+        return int(m.group(1)) * 100 + int(m.group(2))
+    if version.startswith('3-dev'):
+        return 399
+    raise ValueError("tagger: cannot read the ns-3 release from its version '%s'" % version)
+
+
 def required_boost_libs(conf):
     # ns-3's top-level wscript collects these and runs the boost check
     # (libboost_graph: read_graphml).
@@ -162,6 +173,12 @@ def build(bld):
     # The module finds its data files wherever a program runs from (FindTaggerDataFile).
     module.env.append_value('DEFINES',
                             'TAGGER_DATA_DIR_BUILTIN="%s"' % bld.path.find_dir('data').abspath())
+    # TAGGER_NS3_VERSION (tagger-ns3-release-compat.h): 100 * major + minor of
+    # this tree's release (VERSION "3.35": 335), for the module and for every
+    # program and test library that uses it.
+    version = ns3_version_number(wutils.VERSION)
+    module.env.append_value('DEFINES', 'TAGGER_NS3_VERSION=%d' % version)
+    module.export_defines = ['TAGGER_NS3_VERSION=%d' % version]
 
     module_test = bld.create_ns3_module_test_library('tagger')
     # One TestSuite per component (./test.py -s tagger-mmu, ...; the same list
@@ -239,6 +256,7 @@ def build(bld):
         'model/pfc/pfc-net-device.h',
         'model/pfc/pfc-scheduler.h',
         'model/pfc/pfc-route-table.h',
+        'model/pfc/tagger-ns3-release-compat.h',
         'model/pfc/tagger-wheel-scheduler.h',
         'model/pfc/pfc-switch-net-device.h',
         'model/pfc/pfc-types.h',

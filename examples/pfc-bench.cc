@@ -69,6 +69,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/tagger-command-line.h"
+#include "ns3/tagger-ns3-release-compat.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/traffic-control-module.h"
 
@@ -234,8 +235,8 @@ InstallIncast(const BenchConfig& cfg, const NodeContainer& hosts, Ipv4Address re
     for (uint32_t i = 1; i <= cfg.senders; ++i)
     {
         InetSocketAddress dst(receiver, port);
-        dst.SetTos(tos);
         OnOffHelper onoff("ns3::UdpSocketFactory", dst);
+        SetApplicationTos(onoff, dst, tos);
         onoff.SetConstantRate(DataRate(cfg.rate), cfg.packetSize);
         onoff.SetAttribute("MaxBytes", UintegerValue(cfg.flowBytes));
         ApplicationContainer app = onoff.Install(hosts.Get(i));

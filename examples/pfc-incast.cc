@@ -23,6 +23,7 @@
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/pfc-topology-helper.h"
 #include "ns3/tagger-command-line.h"
+#include "ns3/tagger-ns3-release-compat.h"
 #include "ns3/tagger-topology-generators.h"
 
 #include <fstream>
@@ -181,8 +182,8 @@ InstallIncast(const IncastOptions& opt, const PfcTopologyHelper& net, Time stop)
     for (uint32_t i = 1; i <= opt.senders; ++i)
     {
         InetSocketAddress dst(net.GetHostAddress(0), port);
-        dst.SetTos(uint8_t(opt.cls << 5)); // DSCP = 8 * class, class = DSCP >> 3
         OnOffHelper onoff("ns3::UdpSocketFactory", dst);
+        SetApplicationTos(onoff, dst, uint8_t(opt.cls << 5)); // DSCP = 8 * class
         onoff.SetConstantRate(DataRate(opt.rate), opt.packetSize);
         onoff.SetAttribute("MaxBytes", UintegerValue(opt.flowBytes));
         ApplicationContainer app = onoff.Install(net.GetHost(i));

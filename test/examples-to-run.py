@@ -13,6 +13,8 @@
 # (CMakeLists.txt).
 cpp_examples = [
     ("tagger-rules --topology=clos --elp=bounce --bounces=1 --algorithm=clos", "True", "False"),
+    ("tagger-first-script", "True", "False"),
+    ("tagger-first-script --tagger=0", "True", "False"),
     ("tagger-clos-bounce --tagger=0 --out=tagger-clos-bounce-pfc", "True", "False"),
     ("tagger-clos-bounce --tagger=1 --out=tagger-clos-bounce-tagger", "True", "False"),
     ("tagger-routing-loop --mode=tagger --out=tagger-routing-loop", "True", "False"),

@@ -59,6 +59,9 @@ GTEST_RULES = "test/rules/*-test.cc"
 TEST_HEADERS = "test/*.h"
 # libFuzzer targets (-DTAGGER_FUZZ=ON, utils/run-fuzzers.sh): neither build lists them.
 FUZZ_TARGETS = "test/fuzz/*"
+# A user's own project, built against the installed module (test/scripts/user-project.sh)
+# and as a scratch program in an ns-3 tree (utils/check-in-tree.sh): not the module's.
+USER_PROJECT = "test/user-project/*"
 
 GTEST_INCLUDE = re.compile(r'\s*#\s*include\s*[<"]gtest/')
 NS3_INCLUDE = re.compile(r'\s*#\s*include\s*[<"]ns3/')
@@ -76,6 +79,7 @@ def is_standalone_only(rel):
         or is_gtest_file(rel)
         or fnmatch.fnmatch(rel, TEST_HEADERS)
         or fnmatch.fnmatch(rel, FUZZ_TARGETS)
+        or fnmatch.fnmatch(rel, USER_PROJECT)
     )
 
 

@@ -4,8 +4,9 @@
 # Prove the in-tree build end to end: copy this module into a real ns-3.37
 # tree as contrib/tagger, build it there with ns-3's own CMake macros (and
 # its mpi module: Debian's OpenMPI), run all its TestSuites with ./test.py,
-# run the tagger-rules program with ./ns3 run, and run the MPI programs on 1
-# and 2 ranks (mpirun), comparing their results.
+# run the tagger-rules program with ./ns3 run, build and run a user's own
+# program from scratch/ (test/user-project/user-incast.cc), and run the MPI
+# programs on 1 and 2 ranks (mpirun), comparing their results.
 #
 # The ns-3 tree lives in a cache OUTSIDE the repository, so later runs only
 # rebuild the module:
@@ -201,7 +202,23 @@ else
 fi
 end
 
+# A user's own program in scratch/, as the Usage chapter shows: the user
+# project's program (test/user-project), built by the tree with every module.
+scratch_program=tagger-user-incast
+scratch_new=0
+if ! cmp -s "$root/test/user-project/user-incast.cc" "$ns3dir/scratch/$scratch_program.cc"; then
+    [ -f "$ns3dir/scratch/$scratch_program.cc" ] || scratch_new=1
+    cp "$root/test/user-project/user-incast.cc" "$ns3dir/scratch/$scratch_program.cc"
+fi
+
 cd "$ns3dir"
+if [ "$scratch_new" -eq 1 ] && ! needs_configure; then
+    # ns-3 finds scratch programs when it configures: re-run CMake (its
+    # cache keeps the configuration; CLICOLOR=1 as for the build below).
+    begin "re-run CMake for the new scratch program"
+    CLICOLOR=1 cmake cmake-cache
+    end
+fi
 if needs_configure; then
     begin "configure ns-3 (./ns3 configure)"
     ./ns3 configure -d debug --enable-examples --enable-tests --disable-werror --enable-mpi \
@@ -299,6 +316,14 @@ for scenario in "plain:" "tagger-failure:--failures=1 --tagger" "loaded:--sender
         die "rdma-mpi-incast $args: flow records differ between 1 and 2 ranks"
     echo "rdma-mpi-incast $args: 1 and 2 ranks agree: $(cat "$out/$name-1.result")"
 done
+rm -rf "$out"
+end
+
+begin "scratch program ($scratch_program, from test/user-project)"
+out=$(mktemp -d)
+./ns3 run --no-build "$scratch_program" | tee "$out/log"
+grep -q '^RESULT flows=15 completed=15 lossless_drops=0 ' "$out/log" ||
+    die "the scratch program $scratch_program did not finish its 15 flows without lossless drops"
 rm -rf "$out"
 end
 

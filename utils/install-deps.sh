@@ -15,6 +15,7 @@ packages=(
     libgtest-dev                    # GoogleTest
     nlohmann-json3-dev              # JSON
     cmake g++ ninja-build
+    pkg-config                      # the installed module's tagger.pc (test/user-project)
     dpkg-dev                        # apt-get source (utils/check-in-tree.sh)
     libz3-dev                       # optional: the exact tag oracle (tagger-exact-tags.h)
 )

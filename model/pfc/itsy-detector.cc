@@ -5,6 +5,7 @@
 #include "itsy-detector.h"
 
 #include "pfc-switch-net-device.h"
+#include "tagger-ns3-release-compat.h"
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -40,7 +41,7 @@ ItsyDetector::GetTypeId()
                           "itsy-recovery) or Trigger (Break, and the initial trigger's "
                           "pausing class turns lossy for HoldTime).",
                           EnumValue(ItsyDetector::RECOVERY_NONE),
-                          MakeEnumAccessor(&ItsyDetector::m_recovery),
+                          MakeTaggerEnumAccessor(&ItsyDetector::m_recovery),
                           MakeEnumChecker(ItsyDetector::RECOVERY_NONE,
                                           "None",
                                           ItsyDetector::RECOVERY_BREAK,

@@ -53,7 +53,7 @@ class PfcArrivalOrder : public Object
     void Add(Arrival a)
     {
         m_pending.push_back(std::move(a));
-        if (!m_drain.IsRunning())
+        if (m_drain.IsExpired())
         {
             m_drain = Simulator::ScheduleNow(&PfcArrivalOrder::Drain, this);
         }

@@ -6,6 +6,7 @@
 
 #include "pfc-block-pool.h"
 #include "pfc-channel.h"
+#include "tagger-ns3-release-compat.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -161,7 +162,7 @@ PfcNetDevice::GetTypeId()
                 "Where frames carry their priority class: the IPv4 DSCP (class = "
                 "DSCP >> 3 unless remapped) or an IEEE 802.1Q PCP.",
                 EnumValue(PfcNetDevice::CLASS_DSCP),
-                MakeEnumAccessor(&PfcNetDevice::m_classMode),
+                MakeTaggerEnumAccessor(&PfcNetDevice::m_classMode),
                 MakeEnumChecker(PfcNetDevice::CLASS_DSCP, "Dscp", PfcNetDevice::CLASS_PCP, "Pcp"))
             .AddAttribute("PauseQuanta",
                           "Pause time written in PAUSE frames (quanta of 512 bit times).",

@@ -27,7 +27,7 @@ CheckedPrefixLength(uint32_t mask)
         ++n;
     }
     NS_ABORT_MSG_IF(n < 32 && (mask << n) != 0,
-                    "PfcRouteTable: mask " << Ipv4Mask(mask) << " is not contiguous");
+                    "PfcRouteTable: mask " << Ipv4Address(mask) << " is not contiguous");
     return n;
 }
 } // namespace

@@ -705,7 +705,7 @@ PfcSwitchNetDevice::NotifySourceReady()
 {
     // A new event: the caller may be inside a port's transmit path (a frame
     // just left its queue), which must finish before the port takes another.
-    if (!m_pullEvent.IsRunning())
+    if (m_pullEvent.IsExpired())
     {
         m_pullEvent = Simulator::ScheduleNow(&PfcSwitchNetDevice::PullLocal, this);
     }

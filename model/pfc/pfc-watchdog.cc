@@ -5,6 +5,7 @@
 #include "pfc-watchdog.h"
 
 #include "pfc-switch-net-device.h"
+#include "tagger-ns3-release-compat.h"
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -45,7 +46,7 @@ PfcWatchdog::GetTypeId()
                           "What a storm does: Drop (flush the queue, drop its new frames) or "
                           "Forward (ignore the peer's PAUSE).",
                           EnumValue(PfcWatchdog::ACTION_DROP),
-                          MakeEnumAccessor(&PfcWatchdog::m_action),
+                          MakeTaggerEnumAccessor(&PfcWatchdog::m_action),
                           MakeEnumChecker(PfcWatchdog::ACTION_DROP,
                                           "Drop",
                                           PfcWatchdog::ACTION_FORWARD,

@@ -6,6 +6,8 @@
 
 #include "switch-mmu.h"
 
+#include "tagger-ns3-release-compat.h"
+
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/double.h"
@@ -41,6 +43,10 @@ NS_OBJECT_ENSURE_REGISTERED(SwitchMmu);
 namespace
 {
 
+/// 128-bit unsigned arithmetic (a GCC and Clang extension; __extension__ keeps
+/// -Wpedantic, on in ns-3.48 trees, quiet about it).
+__extension__ typedef unsigned __int128 Uint128;
+
 /// Size of a PFC frame, L_PFC of the TTL scheme (a minimum-size Ethernet frame), in bytes.
 constexpr uint32_t kPfcFrameBytes = 64;
 
@@ -61,9 +67,9 @@ BytesInFlight(DataRate rate, Time duration, const char* what)
     NS_ABORT_MSG_IF(duration.IsStrictlyNegative(),
                     "SwitchMmu: the " << what << " delay must not be negative (got "
                                       << duration.As(Time::NS) << ")");
-    const unsigned __int128 bits = static_cast<unsigned __int128>(rate.GetBitRate()) *
-                                   static_cast<unsigned __int128>(duration.GetFemtoSeconds());
-    const unsigned __int128 fsPerByteSecond = 8000000000000000ULL; // 8 bits * 10^15 fs/s
+    const Uint128 bits =
+        static_cast<Uint128>(rate.GetBitRate()) * static_cast<Uint128>(duration.GetFemtoSeconds());
+    const Uint128 fsPerByteSecond = 8000000000000000ULL; // 8 bits * 10^15 fs/s
     return static_cast<uint64_t>((bits + fsPerByteSecond - 1) / fsPerByteSecond);
 }
 
@@ -139,7 +145,7 @@ SwitchMmu::GetTypeId()
                 "(T = Alpha * free shared bytes, Xon = T - XonOffset) or Static "
                 "(StaticXoff / StaticXon).",
                 EnumValue(SwitchMmu::DYNAMIC),
-                MakeEnumAccessor(&SwitchMmu::m_thresholdMode),
+                MakeTaggerEnumAccessor(&SwitchMmu::m_thresholdMode),
                 MakeEnumChecker(SwitchMmu::DYNAMIC, "Dynamic", SwitchMmu::STATIC, "Static"))
             .AddAttribute("StaticXoff",
                           "Xoff on the shared bytes w of a queue in Static mode, in bytes.",
@@ -161,7 +167,7 @@ SwitchMmu::GetTypeId()
                           "(2 (C Dprop + L_MTU) + 3840 B), WireProcessing "
                           "(2 (L_MTU + L_PFC + r t_wire) + r t_pro) or Fixed (Headroom).",
                           EnumValue(SwitchMmu::HEADROOM_FIXED_RESPONSE),
-                          MakeEnumAccessor(&SwitchMmu::m_headroomMode),
+                          MakeTaggerEnumAccessor(&SwitchMmu::m_headroomMode),
                           MakeEnumChecker(SwitchMmu::HEADROOM_FIXED_RESPONSE,
                                           "FixedResponse",
                                           SwitchMmu::HEADROOM_WIRE_PROCESSING,
@@ -181,7 +187,7 @@ SwitchMmu::GetTypeId()
                 "background's q < phi + T(t) + eta taken literally, which drops in-flight "
                 "packets when T(t) shrinks after a PAUSE.",
                 EnumValue(SwitchMmu::HEADROOM_OCCUPANCY),
-                MakeEnumAccessor(&SwitchMmu::m_headroomCheck),
+                MakeTaggerEnumAccessor(&SwitchMmu::m_headroomCheck),
                 MakeEnumChecker(SwitchMmu::HEADROOM_OCCUPANCY,
                                 "Occupancy",
                                 SwitchMmu::QUEUE_LENGTH,
@@ -360,9 +366,8 @@ SwitchMmu::Setup(uint32_t nPorts)
     // Bs = (BufferSize - LossyPoolSize) - sum over ports and lossless classes of (phi + eta).
     const uint64_t losslessPool = m_bufferSize - m_lossyPoolSize;
     const uint32_t nClasses = CountClasses(m_losslessClasses);
-    const unsigned __int128 reserved =
-        static_cast<unsigned __int128>(nClasses) *
-        (static_cast<unsigned __int128>(nPorts) * m_privateBytes + headroomSum);
+    const Uint128 reserved = static_cast<Uint128>(nClasses) *
+                             (static_cast<Uint128>(nPorts) * m_privateBytes + headroomSum);
     if (reserved >= losslessPool && nClasses > 0)
     {
         NS_FATAL_ERROR("SwitchMmu::Setup: no shared buffer left: the lossless pool (BufferSize "

@@ -625,7 +625,7 @@ RdmaNic::PullPacket(uint8_t pausedMask)
 void
 RdmaNic::ScheduleWake(Time at)
 {
-    if (m_wake.IsRunning() && m_wakeAt <= at)
+    if (!m_wake.IsExpired() && m_wakeAt <= at)
     {
         return;
     }
@@ -645,7 +645,7 @@ RdmaNic::RestartRto(SendQp& qp)
 {
     qp.rtoArmed = true;
     qp.rtoDeadline = Simulator::Now() + m_rto;
-    if (!qp.rtoEvent.IsRunning())
+    if (qp.rtoEvent.IsExpired())
     {
         qp.rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::RetransmitTimeout, this, qp.id);
     }
@@ -791,7 +791,7 @@ RdmaNic::OnData(Ipv4Address src,
         {
             qp.ackArmed = true;
             qp.ackDeadline = now + m_ackDelay;
-            if (!qp.ackTimer.IsRunning())
+            if (qp.ackTimer.IsExpired())
             {
                 qp.ackTimer =
                     Simulator::Schedule(m_ackDelay, &RdmaNic::DelayedAck, this, std::ref(qp));
@@ -956,7 +956,7 @@ RdmaNic::OnCnp(SendQp& qp)
     qp.timerEvents = 0;
     qp.byteEvents = 0;
     qp.bytesSinceEvent = 0;
-    if (!qp.alphaEvent.IsRunning())
+    if (qp.alphaEvent.IsExpired())
     {
         qp.alphaEvent = Simulator::Schedule(m_alphaTimer, &RdmaNic::AlphaTimer, this, qp.id);
     }

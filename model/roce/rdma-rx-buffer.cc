@@ -154,7 +154,7 @@ RdmaRxBuffer::Receive(Ptr<Packet> packet)
 void
 RdmaRxBuffer::ScheduleDrain()
 {
-    if (m_storm || m_packets.empty() || m_drainEvent.IsRunning())
+    if (m_storm || m_packets.empty() || !m_drainEvent.IsExpired())
     {
         return;
     }

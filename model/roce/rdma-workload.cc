@@ -17,6 +17,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -765,6 +766,14 @@ IsReadableFile(const std::string& path)
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && std::ifstream(path).good();
 }
 
+/// \param path a file's path \return its directory ("" when it has none)
+std::string
+DirectoryOf(const std::string& path)
+{
+    std::size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
 /// \return the directory of the running program ("" when unknown)
 std::string
 ExecutableDirectory()
@@ -775,9 +784,22 @@ ExecutableDirectory()
     {
         return "";
     }
-    std::string exe(buf.data(), std::size_t(n));
-    std::size_t slash = exe.rfind('/');
-    return slash == std::string::npos ? "" : exe.substr(0, slash);
+    return DirectoryOf(std::string(buf.data(), std::size_t(n)));
+}
+
+/// An object of this library, for LibraryDirectory.
+const char g_libraryAnchor = 0;
+
+/// \return the directory of the shared library this code is in ("" when unknown)
+std::string
+LibraryDirectory()
+{
+    Dl_info info;
+    if (dladdr(&g_libraryAnchor, &info) == 0 || info.dli_fname == nullptr)
+    {
+        return "";
+    }
+    return DirectoryOf(info.dli_fname);
 }
 } // namespace
 
@@ -785,6 +807,14 @@ std::string
 FindTaggerDataFile(const std::string& name)
 {
     std::vector<std::string> dirs;
+    // An installed module (cmake --install): <prefix>/share/tagger/data, the
+    // library being in <prefix>/lib or <prefix>/lib/<multiarch>.
+    std::string lib = LibraryDirectory();
+    for (int up = 0; up < 3 && !lib.empty(); ++up)
+    {
+        lib = DirectoryOf(lib);
+        dirs.push_back(lib + "/share/tagger/data");
+    }
 #ifdef TAGGER_DATA_DIR_BUILTIN
     dirs.emplace_back(TAGGER_DATA_DIR_BUILTIN); // the source tree's data/, set by the build
 #endif

@@ -178,9 +178,11 @@ std::vector<GeneratedFlow> LoadFlowFile(const std::string& path);
 
 /**
  * Find a data file shipped with the module (e.g. "websearch.cdf"), wherever
- * the program runs from: the first that holds it of the module's data/
- * folder as the build recorded it (TAGGER_DATA_DIR_BUILTIN, set by
- * CMakeLists.txt and wscript), data/ and contrib/tagger/data/ in the
+ * the program runs from: the first that holds it of share/tagger/data
+ * beside an installed module (one to three folders above the library's own:
+ * cmake --install), the module's data/ folder as the build recorded it
+ * (TAGGER_DATA_DIR_BUILTIN, set by CMakeLists.txt and wscript), data/ and
+ * contrib/tagger/data/ in the
  * program's directory and up to five of its parents, and $TAGGER_DATA_DIR
  * (for a module moved after it was built); NS_FATAL_ERROR listing the places
  * tried when none does.

@@ -376,14 +376,14 @@ class TaggerHpccTestSuite : public TestSuite
 {
   public:
     TaggerHpccTestSuite()
-        : TestSuite("tagger-hpcc", UNIT)
+        : TestSuite("tagger-hpcc", Type::UNIT)
     {
-        AddTestCase(new HpccNetworkTestCase, TestCase::QUICK);
-        AddTestCase(new HpccFlowsTestCase, TestCase::QUICK);
-        AddTestCase(new HpccRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new HpccLinkErrorTestCase, TestCase::QUICK);
-        AddTestCase(new HpccLinkPropertiesTestCase, TestCase::QUICK);
-        AddTestCase(new HpccFctLineTestCase, TestCase::QUICK);
+        AddTestCase(new HpccNetworkTestCase);
+        AddTestCase(new HpccFlowsTestCase);
+        AddTestCase(new HpccRoundTripTestCase);
+        AddTestCase(new HpccLinkErrorTestCase);
+        AddTestCase(new HpccLinkPropertiesTestCase);
+        AddTestCase(new HpccFctLineTestCase);
     }
 };
 

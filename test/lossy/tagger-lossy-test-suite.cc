@@ -201,10 +201,10 @@ class TaggerLossyTestSuite : public TestSuite
 {
   public:
     TaggerLossyTestSuite()
-        : TestSuite("tagger-lossy", UNIT)
+        : TestSuite("tagger-lossy", Type::UNIT)
     {
-        AddTestCase(new BounceAgreementTestCase, TestCase::QUICK);
-        AddTestCase(new LossCellTestCase, TestCase::QUICK);
+        AddTestCase(new BounceAgreementTestCase);
+        AddTestCase(new LossCellTestCase);
     }
 };
 

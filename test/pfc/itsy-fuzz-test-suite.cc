@@ -91,9 +91,9 @@ class ItsyFuzzTestSuite : public TestSuite
 {
   public:
     ItsyFuzzTestSuite()
-        : TestSuite("tagger-itsy-fuzz", UNIT)
+        : TestSuite("tagger-itsy-fuzz", Type::UNIT)
     {
-        AddTestCase(new ItsyFuzzTestCase, TestCase::QUICK);
+        AddTestCase(new ItsyFuzzTestCase);
     }
 };
 

@@ -456,22 +456,22 @@ class ItsyTestSuite : public TestSuite
 {
   public:
     ItsyTestSuite()
-        : TestSuite("tagger-itsy", UNIT)
+        : TestSuite("tagger-itsy", Type::UNIT)
     {
-        AddTestCase(new ItsyOnLoopTestCase, TestCase::QUICK);
-        AddTestCase(new ItsyOutOfLoopTestCase, TestCase::QUICK);
-        AddTestCase(new ItsyNoLoopTestCase, TestCase::QUICK);
-        AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::KEPT), TestCase::QUICK);
-        AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::NEW_SEQ), TestCase::QUICK);
-        AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::SAME_SEQ), TestCase::QUICK);
+        AddTestCase(new ItsyOnLoopTestCase);
+        AddTestCase(new ItsyOutOfLoopTestCase);
+        AddTestCase(new ItsyNoLoopTestCase);
+        AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::KEPT));
+        AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::NEW_SEQ));
+        AddTestCase(new ItsyByHandTestCase(ItsyByHandTestCase::SAME_SEQ));
         for (RingMode mode : {RingMode::PAUSING_HOST, RingMode::OUT_OF_LOOP})
         {
-            AddTestCase(MakeItsyRecoveryTestCase(false, mode), TestCase::QUICK);
-            AddTestCase(MakeItsyRecoveryTestCase(true, mode), TestCase::QUICK);
+            AddTestCase(MakeItsyRecoveryTestCase(false, mode));
+            AddTestCase(MakeItsyRecoveryTestCase(true, mode));
         }
-        AddTestCase(MakeRxBufferTestCase(false), TestCase::QUICK);
-        AddTestCase(MakeRxBufferTestCase(true), TestCase::QUICK);
-        AddTestCase(MakeWatchdogTestCase(), TestCase::QUICK);
+        AddTestCase(MakeRxBufferTestCase(false));
+        AddTestCase(MakeRxBufferTestCase(true));
+        AddTestCase(MakeWatchdogTestCase());
     }
 };
 

@@ -598,8 +598,8 @@ class PfcHostStackTestCase : public PfcDeviceTestCase
         {
             Ptr<Socket> tx = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
             InetSocketAddress to(ifs.GetAddress(1), ports[f]);
-            to.SetTos(classes[f] << 5);
             tx->Connect(to);
+            tx->SetIpTos(classes[f] << 5); // after Connect: ns-3.35's Connect resets the TOS
             sockets.push_back(tx);
             for (uint32_t i = 0; i < kPackets; ++i)
             {

@@ -470,44 +470,44 @@ class TaggerPfcDeviceTestSuite : public TestSuite
 {
   public:
     TaggerPfcDeviceTestSuite()
-        : TestSuite("tagger-pfc-device", UNIT)
+        : TestSuite("tagger-pfc-device", Type::UNIT)
     {
-        AddTestCase(new PfcFrameTimingTestCase, TestCase::QUICK);
-        AddTestCase(new PfcFrameBytesTestCase, TestCase::QUICK);
+        AddTestCase(new PfcFrameTimingTestCase);
+        AddTestCase(new PfcFrameBytesTestCase);
         for (TestCase* tc : MakePfcDevicePauseTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
-        AddTestCase(new PfcAheadOfDataTestCase, TestCase::QUICK);
-        AddTestCase(new PfcSchedulerTestCase, TestCase::QUICK);
-        AddTestCase(new PfcDscpMapTestCase, TestCase::QUICK);
+        AddTestCase(new PfcAheadOfDataTestCase);
+        AddTestCase(new PfcSchedulerTestCase);
+        AddTestCase(new PfcDscpMapTestCase);
         for (TestCase* tc : MakePfcDeviceLinkTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcHeaderTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcSchedulerTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcFifoTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcBlockPoolTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcFlaggedTraceTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakeTaggerWheelSchedulerTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
     }
 };

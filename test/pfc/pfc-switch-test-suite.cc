@@ -617,29 +617,29 @@ class TaggerPfcSwitchTestSuite : public TestSuite
 {
   public:
     TaggerPfcSwitchTestSuite()
-        : TestSuite("tagger-pfc-switch", UNIT)
+        : TestSuite("tagger-pfc-switch", Type::UNIT)
     {
-        AddTestCase(new IncastLosslessTestCase, TestCase::QUICK);
-        AddTestCase(new IncastSmallHeadroomTestCase, TestCase::QUICK);
-        AddTestCase(new IncastLossyTestCase, TestCase::QUICK);
+        AddTestCase(new IncastLosslessTestCase);
+        AddTestCase(new IncastSmallHeadroomTestCase);
+        AddTestCase(new IncastLossyTestCase);
         for (TestCase* tc : MakePfcSwitchRoutingTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
-        AddTestCase(new SamePortResumeTestCase, TestCase::QUICK);
+        AddTestCase(new SamePortResumeTestCase);
         for (TestCase* tc : MakePfcSwitchTtlTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcRelayTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakePfcRouteTableTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
-        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::PFC), TestCase::QUICK);
+        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::PFC));
     }
 };
 

@@ -117,10 +117,10 @@ class Traffic
         {
             sender->socket->SetIpTtl(spec.ttl);
         }
-        // Connect() sets the socket's TOS from the address: DSCP = 8 * class.
-        InetSocketAddress to(m_net.GetHostAddress(dst), kSinkPort);
-        to.SetTos(uint8_t(spec.cls << 5));
-        sender->socket->Connect(to);
+        // DSCP = 8 * class.  The TOS is set after Connect(), which in
+        // ns-3.35 resets it to the (zero) TOS of the address.
+        sender->socket->Connect(InetSocketAddress(m_net.GetHostAddress(dst), kSinkPort));
+        sender->socket->SetIpTos(uint8_t(spec.cls << 5));
         Simulator::Schedule(spec.start, &Sender::SendNext, sender.get());
         m_senders.push_back(std::move(sender));
     }

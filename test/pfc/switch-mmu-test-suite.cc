@@ -36,6 +36,7 @@
 #include "ns3/object.h"
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/tagger-ns3-release-compat.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -73,7 +74,9 @@ class MmuAttributesTestCase : public MmuTestCase
         Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
         UintegerValue u;
         DoubleValue d;
-        EnumValue e;
+        TaggerEnumValue<SwitchMmu::ThresholdMode> threshold;
+        TaggerEnumValue<SwitchMmu::HeadroomMode> headroomMode;
+        TaggerEnumValue<SwitchMmu::HeadroomCheck> headroomCheck;
         mmu->GetAttribute("BufferSize", u);
         NS_TEST_EXPECT_MSG_EQ(u.Get(), 12582912U, "BufferSize: 12 * 1024 * 1024");
         mmu->GetAttribute("LossyPoolSize", u);
@@ -94,36 +97,42 @@ class MmuAttributesTestCase : public MmuTestCase
         NS_TEST_EXPECT_MSG_EQ(d.Get(), 0.125, "Alpha");
         mmu->GetAttribute("LossyAlpha", d);
         NS_TEST_EXPECT_MSG_EQ(d.Get(), 1.0, "LossyAlpha");
-        mmu->GetAttribute("ThresholdMode", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::DYNAMIC, "ThresholdMode");
-        mmu->GetAttribute("HeadroomMode", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::HEADROOM_FIXED_RESPONSE, "HeadroomMode");
-        mmu->GetAttribute("HeadroomCheck", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::HEADROOM_OCCUPANCY, "HeadroomCheck");
+        mmu->GetAttribute("ThresholdMode", threshold);
+        NS_TEST_EXPECT_MSG_EQ(threshold.Get(), SwitchMmu::DYNAMIC, "ThresholdMode");
+        mmu->GetAttribute("HeadroomMode", headroomMode);
+        NS_TEST_EXPECT_MSG_EQ(headroomMode.Get(),
+                              SwitchMmu::HEADROOM_FIXED_RESPONSE,
+                              "HeadroomMode");
+        mmu->GetAttribute("HeadroomCheck", headroomCheck);
+        NS_TEST_EXPECT_MSG_EQ(headroomCheck.Get(), SwitchMmu::HEADROOM_OCCUPANCY, "HeadroomCheck");
 
         // The enum names.
         mmu->SetAttribute("ThresholdMode", StringValue("Static"));
-        mmu->GetAttribute("ThresholdMode", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::STATIC, "ThresholdMode Static");
+        mmu->GetAttribute("ThresholdMode", threshold);
+        NS_TEST_EXPECT_MSG_EQ(threshold.Get(), SwitchMmu::STATIC, "ThresholdMode Static");
         mmu->SetAttribute("HeadroomMode", StringValue("WireProcessing"));
-        mmu->GetAttribute("HeadroomMode", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(),
+        mmu->GetAttribute("HeadroomMode", headroomMode);
+        NS_TEST_EXPECT_MSG_EQ(headroomMode.Get(),
                               SwitchMmu::HEADROOM_WIRE_PROCESSING,
                               "HeadroomMode WireProcessing");
         mmu->SetAttribute("HeadroomMode", StringValue("Fixed"));
-        mmu->GetAttribute("HeadroomMode", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::HEADROOM_FIXED, "HeadroomMode Fixed");
+        mmu->GetAttribute("HeadroomMode", headroomMode);
+        NS_TEST_EXPECT_MSG_EQ(headroomMode.Get(), SwitchMmu::HEADROOM_FIXED, "HeadroomMode Fixed");
         mmu->SetAttribute("HeadroomMode", StringValue("FixedResponse"));
-        mmu->GetAttribute("HeadroomMode", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(),
+        mmu->GetAttribute("HeadroomMode", headroomMode);
+        NS_TEST_EXPECT_MSG_EQ(headroomMode.Get(),
                               SwitchMmu::HEADROOM_FIXED_RESPONSE,
                               "HeadroomMode FixedResponse");
         mmu->SetAttribute("HeadroomCheck", StringValue("QueueLength"));
-        mmu->GetAttribute("HeadroomCheck", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::QUEUE_LENGTH, "HeadroomCheck QueueLength");
+        mmu->GetAttribute("HeadroomCheck", headroomCheck);
+        NS_TEST_EXPECT_MSG_EQ(headroomCheck.Get(),
+                              SwitchMmu::QUEUE_LENGTH,
+                              "HeadroomCheck QueueLength");
         mmu->SetAttribute("HeadroomCheck", StringValue("Occupancy"));
-        mmu->GetAttribute("HeadroomCheck", e);
-        NS_TEST_EXPECT_MSG_EQ(e.Get(), SwitchMmu::HEADROOM_OCCUPANCY, "HeadroomCheck Occupancy");
+        mmu->GetAttribute("HeadroomCheck", headroomCheck);
+        NS_TEST_EXPECT_MSG_EQ(headroomCheck.Get(),
+                              SwitchMmu::HEADROOM_OCCUPANCY,
+                              "HeadroomCheck Occupancy");
 
         // Default LosslessClasses 0xFE: class 0 lossy, 1..7 lossless, 8 is no class.
         NS_TEST_EXPECT_MSG_EQ(mmu->IsLossless(0), false, "class 0");
@@ -621,25 +630,25 @@ class TaggerMmuTestSuite : public TestSuite
 {
   public:
     TaggerMmuTestSuite()
-        : TestSuite("tagger-mmu", UNIT)
+        : TestSuite("tagger-mmu", Type::UNIT)
     {
-        AddTestCase(new MmuAttributesTestCase, TestCase::QUICK);
-        AddTestCase(new MmuHeadroomPaperTestCase, TestCase::QUICK);
-        AddTestCase(new MmuHeadroomHandTestCase, TestCase::QUICK);
-        AddTestCase(new MmuSetupPerPortTestCase, TestCase::QUICK);
-        AddTestCase(new MmuSetupSmallTestCase, TestCase::QUICK);
-        AddTestCase(new MmuSetupWarnsTestCase, TestCase::QUICK);
-        AddTestCase(new MmuFillDrainTestCase, TestCase::QUICK);
-        AddTestCase(new MmuReleaseSpansTestCase, TestCase::QUICK);
+        AddTestCase(new MmuAttributesTestCase);
+        AddTestCase(new MmuHeadroomPaperTestCase);
+        AddTestCase(new MmuHeadroomHandTestCase);
+        AddTestCase(new MmuSetupPerPortTestCase);
+        AddTestCase(new MmuSetupSmallTestCase);
+        AddTestCase(new MmuSetupWarnsTestCase);
+        AddTestCase(new MmuFillDrainTestCase);
+        AddTestCase(new MmuReleaseSpansTestCase);
         for (TestCase* tc : MakeSwitchMmuThresholdTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
         for (TestCase* tc : MakeSwitchMmuReferenceTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
-        AddTestCase(new MmuConfigErrorsTestCase, TestCase::QUICK);
+        AddTestCase(new MmuConfigErrorsTestCase);
     }
 };
 

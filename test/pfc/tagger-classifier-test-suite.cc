@@ -210,15 +210,15 @@ class TaggerClassifierTestSuite : public TestSuite
 {
   public:
     TaggerClassifierTestSuite()
-        : TestSuite("tagger-classifier", UNIT)
+        : TestSuite("tagger-classifier", Type::UNIT)
     {
-        AddTestCase(new ClassifierMatchesRulesTestCase, TestCase::QUICK);
+        AddTestCase(new ClassifierMatchesRulesTestCase);
         for (TestCase* tc : MakeTaggerEgressTagTestCases())
         {
-            AddTestCase(tc, TestCase::QUICK);
+            AddTestCase(tc);
         }
-        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TAGGER), TestCase::QUICK);
-        AddTestCase(MakeRulesFileInstallTestCase(), TestCase::QUICK);
+        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TAGGER));
+        AddTestCase(MakeRulesFileInstallTestCase());
     }
 };
 

@@ -30,9 +30,9 @@ class TaggerTtlTestSuite : public TestSuite
 {
   public:
     TaggerTtlTestSuite()
-        : TestSuite("tagger-ttl", UNIT)
+        : TestSuite("tagger-ttl", Type::UNIT)
     {
-        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TTL), TestCase::QUICK);
+        AddTestCase(MakeDataplaneFuzzTestCase(DataplaneFuzzMode::TTL));
     }
 };
 

@@ -43,7 +43,7 @@ class TaggerRoceTestSuite : public TestSuite
 {
   public:
     TaggerRoceTestSuite()
-        : TestSuite("tagger-roce", UNIT)
+        : TestSuite("tagger-roce", Type::UNIT)
     {
         for (auto make : {&MakeRoceHeaderTestCases,
                           &MakeRoceFrameTestCases,
@@ -53,7 +53,7 @@ class TaggerRoceTestSuite : public TestSuite
         {
             for (TestCase* tc : make())
             {
-                AddTestCase(tc, TestCase::QUICK);
+                AddTestCase(tc);
             }
         }
     }

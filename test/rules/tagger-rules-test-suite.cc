@@ -360,12 +360,12 @@ class TaggerRulesTestSuite : public TestSuite
 {
   public:
     TaggerRulesTestSuite()
-        : TestSuite("tagger-rules", UNIT)
+        : TestSuite("tagger-rules", Type::UNIT)
     {
-        AddTestCase(new TaggerTriangleBruteForceTestCase, TestCase::QUICK);
-        AddTestCase(new TaggerTriangleGreedyTestCase, TestCase::QUICK);
-        AddTestCase(new TaggerTriangleSingleClassTestCase, TestCase::QUICK);
-        AddTestCase(new TaggerClosBounceTestCase, TestCase::QUICK);
+        AddTestCase(new TaggerTriangleBruteForceTestCase);
+        AddTestCase(new TaggerTriangleGreedyTestCase);
+        AddTestCase(new TaggerTriangleSingleClassTestCase);
+        AddTestCase(new TaggerClosBounceTestCase);
     }
 };
 

@@ -315,11 +315,11 @@ class TaggerScenariosTestSuite : public TestSuite
 {
   public:
     TaggerScenariosTestSuite()
-        : TestSuite("tagger-scenarios", UNIT)
+        : TestSuite("tagger-scenarios", Type::UNIT)
     {
-        AddTestCase(new ClosBounceScenarioTestCase, TestCase::QUICK);
-        AddTestCase(new RoutingLoopScenarioTestCase, TestCase::QUICK);
-        AddTestCase(new PausePropagationScenarioTestCase, TestCase::QUICK);
+        AddTestCase(new ClosBounceScenarioTestCase);
+        AddTestCase(new RoutingLoopScenarioTestCase);
+        AddTestCase(new PausePropagationScenarioTestCase);
     }
 };
 

@@ -184,16 +184,16 @@ class TaggerTopologyTestSuite : public TestSuite
 {
   public:
     TaggerTopologyTestSuite()
-        : TestSuite("tagger-topology", UNIT)
+        : TestSuite("tagger-topology", Type::UNIT)
     {
-        AddTestCase(new FatTreeNodesTestCase, TestCase::QUICK);
-        AddTestCase(new FatTreeTtlTestCase, TestCase::QUICK);
-        AddTestCase(new PfcHelperSchedulerTestCase, TestCase::QUICK);
+        AddTestCase(new FatTreeNodesTestCase);
+        AddTestCase(new FatTreeTtlTestCase);
+        AddTestCase(new PfcHelperSchedulerTestCase);
         for (auto make : {&MakePfcTopologyRoutesTestCases, &MakePfcTopologyRelayTestCases})
         {
             for (TestCase* tc : make())
             {
-                AddTestCase(tc, TestCase::QUICK);
+                AddTestCase(tc);
             }
         }
     }
