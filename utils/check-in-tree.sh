@@ -241,11 +241,12 @@ end
 begin "test (./test.py --no-build: every tagger TestSuite and example)"
 # The module's TestSuites, one per component (there is no single suite
 # "tagger" any more): every `TestSuite("tagger-...", ...)` of the ns-3 test
-# sources (GoogleTest files never contain one); and its programs listed in
+# sources outside test/data (GoogleTest files never contain one; the lint
+# input in test/data names made-up suites); and its programs listed in
 # test/examples-to-run.py.  The tree builds tests and examples of this
 # module only (--filter-module-examples-and-tests), so one ./test.py run
 # covers them, in parallel.
-mapfile -t suites < <(grep -rhoE --include='*.cc' 'TestSuite\("tagger[a-z0-9-]*"' "$root/test" |
+mapfile -t suites < <(grep -rhoE --include='*.cc' --exclude-dir=data 'TestSuite\("tagger[a-z0-9-]*"' "$root/test" |
     sed -E 's/^TestSuite\("(.*)"$/\1/' | sort -u)
 [ ${#suites[@]} -gt 0 ] || die "no TestSuite(\"tagger-...\") found under $root/test"
 examples=$(python3 -c 'import sys; g = {}; exec(open(sys.argv[1]).read(), g); print(len(g["cpp_examples"]))' \
