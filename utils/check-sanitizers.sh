@@ -97,6 +97,8 @@ examples()
         --json=clos.json
     example tagger-rules --topology-file="$source_dir/data/triangle.json" \
         --elp-file="$source_dir/data/triangle-elp.txt" --algorithm=bruteforce --json=triangle.json
+    example tagger-first-script
+    example tagger-first-script --tagger=0
     example pfc-incast
     # Defaults: three speed phases per mode and the two RDMA scenarios,
     # minutes under ASan; one phase per mode and a short scenario B cover the
