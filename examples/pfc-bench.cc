@@ -554,7 +554,7 @@ RunScenario(const Scenario& s, const BenchConfig& cfg, const std::string& export
     Time lastFct;
     for (const RdmaFlowRecord& rec : rdma.GetFlowRecords())
     {
-        completed += rec.finish.IsStrictlyPositive() ? 1 : 0;
+        completed += rec.finished ? 1 : 0;
         lastFct = std::max(lastFct, rec.finish);
     }
     PfcStatsHelper stats(net);
@@ -735,6 +735,7 @@ BenchOptions::Parse(int argc, char* argv[])
                         {"/topology.txt", "/flow.txt"});
     cmd.Parse(argc, argv);
 
+    cmd.CheckFlowBytes("flow-bytes", std::to_string(flowBytes), flowBytes);
     if (!exportDir.empty() && mode != "A" && mode != "B")
     {
         cmd.Fail("export", exportDir, "needs --mode=A or --mode=B");

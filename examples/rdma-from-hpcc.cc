@@ -19,11 +19,13 @@
 #include "ns3/network-module.h"
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-stats-helper.h"
+#include "ns3/rdma-packet-account.h"
 #include "ns3/tagger-command-line.h"
 
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 using namespace ns3;
 
@@ -114,25 +116,27 @@ main(int argc, char* argv[])
     oracle->AddSwitches(net.GetSwitches());
     oracle->Start(std::min(scenario.GetFirstStart(), stop), stop);
     scenario.GetRdma().StopWhenDone(scenario.GetLastStart(), MicroSeconds(100), "rdma-from-hpcc");
+    RdmaPacketAccount account(net, scenario.GetRdma()); // where every data packet went
     Simulator::Stop(stop);
     Simulator::Run();
 
     PfcStatsHelper stats(net);
     scenario.PrintFlows(std::cout);
-    std::cout << "drops " << stats.GetDropCount() << " (link-error "
-              << stats.GetDropCount(PfcDropReason::LINK_ERROR) << "), retransmitted "
-              << scenario.GetRdma().GetRetransmittedPackets() << "\n";
+    stats.PrintDrops(std::cout);
+    std::cout << "retransmitted " << scenario.GetRdma().GetRetransmittedPackets() << "\n";
     oracle->PrintSummary(std::cout);
     scenario.WriteFct(opt.fctFile);
     scenario.GetRdma().WriteFlowRecords(opt.csvFile);
     opt.cmd.CloseOutput("fct", opt.fct, opt.fctFile);
     opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
-    std::cout << "RESULT flows=" << opt.flows.size()
-              << " completed=" << scenario.GetCompletedFlows()
-              << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-              << " pauses=" << stats.GetPauseCount() << " last_fct_us=" << std::fixed
-              << std::setprecision(3) << scenario.GetLastFct().GetNanoSeconds() / 1000.0
-              << std::endl;
+    std::ostringstream result;
+    result << "RESULT flows=" << opt.flows.size() << " completed=" << scenario.GetCompletedFlows()
+           << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+           << " pauses=" << stats.GetPauseCount() << " last_fct_us=" << std::fixed
+           << std::setprecision(3) << scenario.GetLastFct().GetNanoSeconds() / 1000.0;
+    account.Settle(); // runs on after the stop: every result above is read
+    account.Print(std::cout);
+    std::cout << result.str() << std::endl;
     Simulator::Destroy();
     return 0;
 }

@@ -19,12 +19,14 @@
 #include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-packet-account.h"
 #include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 using namespace ns3;
 
@@ -82,6 +84,7 @@ IncastOptions::Parse(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     cmd.CheckSenders(senders, cmd.CheckLeafSpine(leaves, spines, hostsPerLeaf));
+    cmd.CheckFlowBytes("flow-bytes", std::to_string(flowBytes), flowBytes);
     cmd.OpenOutput("csv", csv, csvFile);
 }
 
@@ -94,7 +97,8 @@ void
 Report(IncastOptions& opt,
        const PfcTopologyHelper& net,
        const RdmaHelper& rdma,
-       const PfcDeadlockOracle& oracle)
+       const PfcDeadlockOracle& oracle,
+       RdmaPacketAccount& account)
 {
     PfcStatsHelper stats(net);
     std::cout << "rdma-incast: " << opt.senders << " senders -> H1, " << opt.flowBytes
@@ -106,7 +110,7 @@ Report(IncastOptions& opt,
     for (const RdmaFlowRecord& r : records)
     {
         std::cout << "  " << r.src << " -> " << r.dst << ": ";
-        if (r.finish.IsStrictlyPositive())
+        if (r.finished)
         {
             std::cout << std::fixed << std::setprecision(3)
                       << r.bytes * 8.0 / r.fct.GetSeconds() / 1e9 << " Gbps, FCT "
@@ -132,10 +136,14 @@ Report(IncastOptions& opt,
     rdma.WriteFlowRecords(opt.csvFile);
     opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
     std::cout << "wrote " << opt.csv << "\n";
-    std::cout << "RESULT lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-              << " pauses=" << stats.GetPauseCount()
-              << " retransmits=" << rdma.GetRetransmittedPackets()
-              << " deadlock=" << (oracle.HasDeadlock() ? "yes" : "no") << std::endl;
+    std::ostringstream result;
+    result << "RESULT lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+           << " pauses=" << stats.GetPauseCount()
+           << " retransmits=" << rdma.GetRetransmittedPackets()
+           << " deadlock=" << (oracle.HasDeadlock() ? "yes" : "no");
+    account.Settle(); // runs on after the stop: every result above is read
+    account.Print(std::cout);
+    std::cout << result.str() << std::endl;
 }
 
 } // namespace
@@ -174,9 +182,10 @@ main(int argc, char* argv[])
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());
     oracle->Start(MicroSeconds(10), stop);
+    RdmaPacketAccount account(net, rdma); // where every data packet went
     Simulator::Stop(stop);
     Simulator::Run();
-    Report(opt, net, rdma, *oracle);
+    Report(opt, net, rdma, *oracle, account);
     Simulator::Destroy();
     return 0;
 }

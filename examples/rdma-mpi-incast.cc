@@ -21,6 +21,7 @@
 #include "ns3/network-module.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-packet-account.h"
 #include "ns3/tagger-command-line.h"
 #include "ns3/tagger-helper.h"
 #include "ns3/tagger-mpi-helper.h"
@@ -29,7 +30,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <numeric>
+#include <sstream>
 
 using namespace ns3;
 
@@ -55,6 +58,7 @@ main(int argc, char* argv[])
     cmd.AddMilliSeconds("stop-ms", "simulated time (ms; the same on every rank)", stopMs, 0.001);
     cmd.AddOutputFile("csv", "flow records file (written by rank 0)", csv);
     cmd.Parse(argc, argv);
+    cmd.CheckFlowBytes("flow-bytes", std::to_string(flowBytes), flowBytes);
     if (k % 2 != 0)
     {
         cmd.Fail("k", std::to_string(k), "a fat tree needs an even k");
@@ -114,6 +118,12 @@ main(int argc, char* argv[])
         uint32_t src = uint32_t(uint64_t(i) * hosts / (senders + 1));
         rdma.AddFlow(src, 0, flowBytes, NanoSeconds(1000 + jitter->GetInteger(0, 1000)), dscp);
     }
+    // Where every data packet went (one process: Settle runs the network on).
+    std::unique_ptr<RdmaPacketAccount> account;
+    if (TaggerMpiHelper::GetSize() == 1)
+    {
+        account = std::make_unique<RdmaPacketAccount>(net, rdma);
+    }
     Simulator::Stop(TaggerCommandLine::MilliSecondsToTime(stopMs));
     Simulator::Run();
 
@@ -134,7 +144,7 @@ main(int argc, char* argv[])
         Time last;
         for (const RdmaFlowRecord& r : records)
         {
-            completed += r.finish.IsStrictlyPositive() ? 1 : 0;
+            completed += r.finished ? 1 : 0;
             last = Max(last, r.fct);
         }
         std::cout << "rdma-mpi-incast: fat tree k=" << k << ", " << senders
@@ -155,12 +165,19 @@ main(int argc, char* argv[])
             csvFile << "\n";
         }
         cmd.CloseOutput("csv", csv, csvFile);
-        std::cout << "RESULT flows=" << records.size() << " completed=" << completed
-                  << " drops=" << std::accumulate(drops.begin(), drops.end(), uint64_t(0))
-                  << " lossless_drops=" << drops[uint8_t(PfcDropReason::LOSSLESS_OVERFLOW)]
-                  << " pauses=" << pauses << " retransmits=" << retransmits
-                  << " last_fct_us=" << std::fixed << std::setprecision(3)
-                  << last.GetNanoSeconds() / 1000.0 << std::endl;
+        std::ostringstream result;
+        result << "RESULT flows=" << records.size() << " completed=" << completed
+               << " drops=" << std::accumulate(drops.begin(), drops.end(), uint64_t(0))
+               << " lossless_drops=" << drops[uint8_t(PfcDropReason::LOSSLESS_OVERFLOW)]
+               << " pauses=" << pauses << " retransmits=" << retransmits
+               << " last_fct_us=" << std::fixed << std::setprecision(3)
+               << last.GetNanoSeconds() / 1000.0;
+        if (account)
+        {
+            account->Settle(); // runs on after the stop: every result above is read
+            account->Print(std::cout);
+        }
+        std::cout << result.str() << std::endl;
     }
     Simulator::Destroy();
     TaggerMpiHelper::Disable();

@@ -16,6 +16,7 @@
 #include "ns3/network-module.h"
 #include "ns3/pfc-stats-helper.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-packet-account.h"
 #include "ns3/tagger-command-line.h"
 #include "ns3/tagger-topology-generators.h"
 
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 using namespace ns3;
 
@@ -115,6 +117,7 @@ MakeFlows(WorkloadOptions& opt, uint32_t hosts)
                              "names host " + std::to_string(std::max(f.src, f.dst)) +
                                  " but the network has " + std::to_string(hosts) + " hosts");
             }
+            opt.cmd.CheckFlowBytes("flow-file", opt.flowFile, f.bytes);
         }
         return flows;
     }
@@ -125,6 +128,7 @@ MakeFlows(WorkloadOptions& opt, uint32_t hosts)
     {
         opt.cmd.Fail("cdf", path, error);
     }
+    opt.cmd.CheckFlowBytes("cdf", path, cdf.Quantile(1), "its largest flow size");
     DataRate link(opt.rate);
     bool incast = opt.kind == RdmaFlowGenerator::INCAST;
     DataRate capacity(incast ? link.GetBitRate() : link.GetBitRate() * hosts);
@@ -159,14 +163,17 @@ MakeFlows(WorkloadOptions& opt, uint32_t hosts)
  * \param opt the options \param net the network \param rdma the NICs
  */
 void
-Report(WorkloadOptions& opt, const PfcTopologyHelper& net, const RdmaHelper& rdma)
+Report(WorkloadOptions& opt,
+       const PfcTopologyHelper& net,
+       const RdmaHelper& rdma,
+       RdmaPacketAccount& account)
 {
     PfcStatsHelper stats(net);
     std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
     uint32_t completed = 0;
     for (const RdmaFlowRecord& r : records)
     {
-        completed += r.finish.IsStrictlyPositive() ? 1 : 0;
+        completed += r.finished ? 1 : 0;
     }
     std::cout << "rdma-workload: " << records.size() << " flows ("
               << (opt.flowFile.empty() ? opt.cdfPath + ", " + opt.pattern : opt.flowFile) << "), "
@@ -174,16 +181,21 @@ Report(WorkloadOptions& opt, const PfcTopologyHelper& net, const RdmaHelper& rdm
               << (opt.dcqcn ? "on" : "off") << ", ended at " << Simulator::Now().As(Time::MS)
               << "\n";
     RdmaHelper::PrintFctSummary(std::cout, records);
-    std::cout << "pauses " << stats.GetPauseCount() << ", drops " << stats.GetDropCount()
-              << ", retransmitted " << rdma.GetRetransmittedPackets() << ", timeouts "
-              << rdma.GetTimeouts() << ", CNPs " << rdma.GetCnps() << "\n";
+    std::cout << "pauses " << stats.GetPauseCount() << ", retransmitted "
+              << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", CNPs "
+              << rdma.GetCnps() << "\n";
+    stats.PrintDrops(std::cout);
     rdma.WriteFlowRecords(opt.csvFile);
     opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
     std::cout << "wrote " << opt.csv << "\n";
-    std::cout << "RESULT flows=" << records.size() << " completed=" << completed
-              << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
-              << " pauses=" << stats.GetPauseCount()
-              << " retransmits=" << rdma.GetRetransmittedPackets() << std::endl;
+    std::ostringstream result;
+    result << "RESULT flows=" << records.size() << " completed=" << completed
+           << " lossless_drops=" << stats.GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW)
+           << " pauses=" << stats.GetPauseCount()
+           << " retransmits=" << rdma.GetRetransmittedPackets();
+    account.Settle(); // runs on after the stop: every result above is read
+    account.Print(std::cout);
+    std::cout << result.str() << std::endl;
 }
 
 } // namespace
@@ -210,9 +222,10 @@ main(int argc, char* argv[])
 
     // Stop when every flow is done (checked every 100 us) or at --stop-ms.
     rdma.StopWhenDone(TaggerCommandLine::MilliSecondsToTime(opt.arrivalsMs));
+    RdmaPacketAccount account(net, rdma); // where every data packet went
     Simulator::Stop(TaggerCommandLine::MilliSecondsToTime(opt.stopMs));
     Simulator::Run();
-    Report(opt, net, rdma);
+    Report(opt, net, rdma, account);
     Simulator::Destroy();
     return 0;
 }

@@ -79,8 +79,16 @@ HpccScenarioHelper::Check(const tagger::HpccTopology& topology,
     {
         parent[FindRoot(parent, link.a.node)] = FindRoot(parent, link.b.node);
     }
+    const uint64_t maxBytes = RdmaNic::GetMaxFlowBytes();
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
+        if (flows[i].sizeBytes > maxBytes)
+        {
+            return "flow " + std::to_string(i) + ": " + std::to_string(flows[i].sizeBytes) +
+                   " bytes, more than the " + std::to_string(maxBytes) +
+                   " a flow may carry (RdmaNic::GetMaxFlowBytes: " +
+                   std::to_string(RdmaNic::kMaxFlowPackets) + " packets of PayloadSize bytes)";
+        }
         if (FindRoot(parent, flows[i].src) != FindRoot(parent, flows[i].dst))
         {
             return "flow " + std::to_string(i) + ": host " + std::to_string(flows[i].dst) +
@@ -214,7 +222,7 @@ HpccScenarioHelper::GetCompletedFlows() const
     uint32_t n = 0;
     for (const RdmaFlowRecord& r : GetFlowRecords())
     {
-        n += r.finish.IsStrictlyPositive() ? 1 : 0;
+        n += r.finished ? 1 : 0;
     }
     return n;
 }
@@ -226,7 +234,7 @@ HpccScenarioHelper::GetLastFct() const
     Time fct;
     for (const RdmaFlowRecord& r : GetFlowRecords())
     {
-        if (r.finish.IsStrictlyPositive() && r.finish >= finish)
+        if (r.finished && r.finish >= finish)
         {
             finish = r.finish;
             fct = r.fct;
@@ -247,7 +255,7 @@ HpccScenarioHelper::PrintFlows(std::ostream& os) const
         os << "  flow " << i << ": " << topo.GetNode(f.src).name << " -> "
            << topo.GetNode(f.dst).name << ", class " << f.priority << ", dport " << f.dport << ", "
            << f.sizeBytes << " B from " << tagger::FormatHpccTime(f.startSeconds) << ": ";
-        if (r.finish.IsStrictlyPositive())
+        if (r.finished)
         {
             os << "FCT " << std::fixed << std::setprecision(3) << r.fct.GetNanoSeconds() / 1000.0
                << " us, slowdown " << r.slowdown << std::defaultfloat << "\n";
@@ -267,7 +275,7 @@ HpccScenarioHelper::WriteFct(std::ostream& out) const
     std::vector<uint32_t> done;
     for (uint32_t i = 0; i < records.size(); ++i)
     {
-        if (records[i].finish.IsStrictlyPositive())
+        if (records[i].finished)
         {
             done.push_back(i);
         }

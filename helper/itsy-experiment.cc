@@ -7,6 +7,7 @@
 #include "itsy-helper.h"
 #include "pfc-topology-helper.h"
 #include "rdma-helper.h"
+#include "rdma-packet-account.h"
 #include "tagger-helper.h"
 
 #include "ns3/boolean.h"
@@ -259,9 +260,15 @@ ItsyRun::Run()
     {
         Simulator::Schedule(m_cfg.flowsStop, &RdmaNic::StopFlows, m_rdma.GetNic(h));
     }
+    RdmaPacketAccount account(m_net, m_rdma); // where every data packet went
     Simulator::Stop(m_cfg.stop);
     Simulator::Run();
     Finish();
+    account.Settle(); // runs on after the stop: every result above is read
+    std::ostringstream line;
+    account.Print(line);
+    m_r.accounting = line.str();
+    m_r.balanced = account.IsBalanced();
     Simulator::Destroy();
     return m_r;
 }
@@ -550,7 +557,8 @@ ItsyExperiment::PrintSummary(std::ostream& os, const ItsyExperimentResult& r)
        << "\nITSY memory per switch: 4 ports, 1 lossless class, 5-bit node, 2-bit port and "
        << "16-bit Seq IDs: " << ItsyDetector::MemoryBits(4, 1, 5, 2, 16) / 8
        << " bytes; 10,000 64-port switches (14-bit node, 6-bit port IDs): "
-       << ItsyDetector::MemoryBits(64, 1, 14, 6, 16) / 8 << " bytes\n";
+       << ItsyDetector::MemoryBits(64, 1, 14, 6, 16) / 8 << " bytes\n"
+       << r.accounting;
 }
 
 void

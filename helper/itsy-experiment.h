@@ -67,6 +67,8 @@ struct ItsyExperimentResult
     std::vector<std::vector<double>> gbps; //!< per flow, per sample: delivered Gbps
     std::vector<uint32_t> switchNodes;     //!< node ids of the switches (for names)
     std::vector<std::string> switchNames;  //!< their topology names
+    std::string accounting;                //!< RdmaPacketAccount::Print: every data packet
+    bool balanced = false;                 //!< RdmaPacketAccount::IsBalanced
 };
 
 /**

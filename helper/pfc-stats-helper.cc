@@ -138,4 +138,21 @@ PfcStatsHelper::PrintSwitchCounters(std::ostream& os) const
     }
 }
 
+void
+PfcStatsHelper::PrintDrops(std::ostream& os) const
+{
+    os << "drops " << GetDropCount();
+    const char* sep = " (";
+    for (uint8_t r = 0; r < kPfcDropReasons; ++r)
+    {
+        const auto reason = static_cast<PfcDropReason>(r);
+        if (GetDropCount(reason) > 0)
+        {
+            os << sep << reason << "=" << GetDropCount(reason);
+            sep = " ";
+        }
+    }
+    os << (GetDropCount() > 0 ? ")\n" : "\n");
+}
+
 } // namespace ns3

@@ -64,6 +64,12 @@ class PfcStatsHelper
      * \param os stream
      */
     void PrintSwitchCounters(std::ostream& os) const;
+    /**
+     * Print one line: "drops <total>" and, when there are any, " (<reason>=<n>
+     * ...)" for each reason with drops (every frame: data, ACKs, CNPs).
+     * \param os stream
+     */
+    void PrintDrops(std::ostream& os) const;
 
   private:
     const PfcTopologyHelper& m_net; //!< the network

@@ -304,7 +304,7 @@ RdmaHelper::CheckDone()
         uint64_t finished = 0;
         for (const RdmaFlowRecord& r : GetFlowRecords())
         {
-            finished += r.finish.IsStrictlyPositive() ? 1 : 0;
+            finished += r.finished ? 1 : 0;
         }
         std::cerr << m_progress << ": " << Simulator::Now().As(Time::MS) << " simulated, "
                   << finished << " of " << m_flowsAdded << " flows finished" << std::endl;
@@ -319,7 +319,7 @@ RdmaHelper::PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>&
     std::vector<double> slowdown;
     for (const RdmaFlowRecord& r : records)
     {
-        if (r.finish.IsStrictlyPositive())
+        if (r.finished)
         {
             fct.push_back(r.fct.GetMicroSeconds());
             slowdown.push_back(r.slowdown);

@@ -7,7 +7,9 @@
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/global-value.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/string.h"
+#include "ns3/tagger-io.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
@@ -224,7 +226,25 @@ TaggerCommandLine::AddMilliSeconds(const std::string& name,
                                    double min,
                                    double max)
 {
-    AddDoubleOfKind(name, help, "ms", ms, std::max(min, 0.0), std::min(max, kMaxMilliSeconds));
+    double* target = &ms;
+    const double low = std::max(min, 0.0);
+    const double high = std::min(max, kMaxMilliSeconds);
+    AddChecked(name,
+               help,
+               "ms",
+               ShortestText(low) + "\t" + ShortestText(high),
+               ShortestText(ms),
+               [target, low, high](const std::string& text) {
+                   double value = 0;
+                   std::string why = ParseDouble(text, low, high, value);
+                   if (why.empty() && value > 0 && value < 0.001)
+                   {
+                       // MilliSecondsToTime takes whole microseconds: this would be 0.
+                       why = "must be 0 or at least 0.001 (1 us, the resolution of times in ms)";
+                   }
+                   *target = why.empty() ? value : *target;
+                   return why;
+               });
 }
 
 void
@@ -411,6 +431,24 @@ TaggerCommandLine::Parse(int argc, char* argv[])
                               [this](char* arg) { return TakeValueless(arg); }),
                args.end());
     m_cmd.Parse(int(args.size()), args.data());
+    // A model's refusal (PfcConfigurationError): one line, exit code 2, with
+    // the settings given, since a model knows its attributes, not the flags.
+    std::string given;
+    for (const Flag& flag : m_flags)
+    {
+        if (flag.text != flag.defaultText)
+        {
+            given += " --" + flag.name + "=" + flag.text;
+        }
+    }
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::string(argv[i]).compare(0, 7, "--ns3::") == 0)
+        {
+            given += std::string(" ") + argv[i];
+        }
+    }
+    SetPfcConfigurationExit(m_program, given.empty() ? "" : " (given:" + given + ")");
     for (const Flag& flag : m_flags)
     {
         if (flag.text != flag.defaultText)
@@ -467,6 +505,7 @@ TaggerCommandLine::TakeValueless(const std::string& arg)
 void
 TaggerCommandLine::CheckFiles() const
 {
+    CheckFilesApart();
     for (const Flag& flag : m_flags)
     {
         if (flag.text.empty())
@@ -480,6 +519,58 @@ TaggerCommandLine::CheckFiles() const
         for (const std::string& suffix : flag.suffixes)
         {
             CheckWritable(flag.name, flag.text + suffix, suffix.empty() ? "" : flag.text);
+        }
+    }
+}
+
+void
+TaggerCommandLine::CheckFilesApart() const
+{
+    struct Named
+    {
+        const Flag* flag; // the flag that names the file
+        std::string path; // the file
+    };
+
+    std::vector<Named> inputs;
+    std::vector<Named> outputs;
+    for (const Flag& flag : m_flags)
+    {
+        if (flag.text.empty())
+        {
+            continue;
+        }
+        if (flag.kind == "input")
+        {
+            inputs.push_back({&flag, flag.text});
+        }
+        for (const std::string& suffix : flag.suffixes)
+        {
+            outputs.push_back({&flag, flag.text + suffix});
+        }
+    }
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+    {
+        const Named& out = outputs[i];
+        for (const Named& in : inputs)
+        {
+            if (tagger::SameFile(out.path, in.path))
+            {
+                Fail(out.flag->name,
+                     out.flag->text,
+                     "writes " + out.path + ", the file --" + in.flag->name + "=" + in.path +
+                         " is read from (an output never overwrites an input)");
+            }
+        }
+        for (std::size_t j = 0; j < i; ++j)
+        {
+            if (tagger::SameFile(out.path, outputs[j].path))
+            {
+                Fail(out.flag->name,
+                     out.flag->text,
+                     "writes " + out.path + ", which --" + outputs[j].flag->name + "=" +
+                         outputs[j].flag->text + " writes too (one file per output)");
+            }
         }
     }
 }
@@ -503,7 +594,8 @@ TaggerCommandLine::Fail(const std::string& flag,
                         const std::string& value,
                         const std::string& why) const
 {
-    std::cerr << m_program << ": --" << flag << "=" << value << ": " << why << std::endl;
+    std::cerr << m_program << ": --" << flag << "=" << tagger::PrintableText(value) << ": "
+              << tagger::PrintableText(why) << std::endl;
     std::exit(2);
 }
 
@@ -521,6 +613,24 @@ TaggerCommandLine::CheckedMultiply(const std::string& nameA,
         std::exit(2);
     }
     return a * b;
+}
+
+void
+TaggerCommandLine::CheckFlowBytes(const std::string& flag,
+                                  const std::string& value,
+                                  uint64_t bytes,
+                                  const std::string& what) const
+{
+    const uint64_t max = RdmaNic::GetMaxFlowBytes();
+    if (bytes > max)
+    {
+        Fail(flag,
+             value,
+             what + " of " + std::to_string(bytes) + " bytes is more than the " +
+                 std::to_string(max) + " one RoCE flow may carry (" +
+                 std::to_string(RdmaNic::kMaxFlowPackets) +
+                 " packets of ns3::RdmaNic::PayloadSize bytes: 24-bit PSNs)");
+    }
 }
 
 void

@@ -57,6 +57,10 @@ namespace ns3
  *    bare --flag means true, as with ns3::CommandLine);
  *  - input files (AddInputFile) must be readable regular files, checked when
  *    the flag is not empty;
+ *  - no output file (each file of an AddOutputPrefix) may be the same file as
+ *    an input file or as another output (tagger::SameFile: through links,
+ *    or the same path for a file not created yet), checked before anything
+ *    is created;
  *  - output files (AddOutputFile, AddOutputPrefix) are created and probed
  *    right after parsing, whether given or default, unless empty: a path that
  *    cannot be created fails then, and so does a full character device such
@@ -306,6 +310,17 @@ class TaggerCommandLine
     void CheckSenders(uint32_t senders, uint64_t hosts) const;
 
     /**
+     * Fail unless a RoCE flow of \p bytes fits in one queue pair
+     * (RdmaNic::GetMaxFlowBytes with the PayloadSize in force after parsing).
+     * \param flag the flag at fault \param value its text \param bytes the flow size
+     * \param what the flow, for the message (e.g. "the largest size of the CDF")
+     */
+    void CheckFlowBytes(const std::string& flag,
+                        const std::string& value,
+                        uint64_t bytes,
+                        const std::string& what = "a flow") const;
+
+    /**
      * Open \p path for writing (truncating it) before the simulation runs;
      * Fail naming \p flag when it cannot be created.  Write to it, then call
      * CloseOutput, which checks that every byte reached the file (a full
@@ -433,6 +448,9 @@ class TaggerCommandLine
     bool TakeValueless(const std::string& arg);
     /// Check the input and output files of the flags (after parsing).
     void CheckFiles() const;
+    /// Fail on an output that is the same file as an input or as another output
+    /// (tagger::SameFile), before any output is created.
+    void CheckFilesApart() const;
 
     std::string m_program;   //!< program name
     CommandLine m_cmd;       //!< the wrapped command line

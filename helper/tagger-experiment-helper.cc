@@ -8,6 +8,7 @@
 #include "pfc-stats-helper.h"
 #include "pfc-topology-helper.h"
 #include "rdma-helper.h"
+#include "rdma-packet-account.h"
 #include "tagger-experiment-command-line.h"
 #include "tagger-helper.h"
 
@@ -362,10 +363,16 @@ class ExperimentRun
         Simulator::Schedule(m_cfg.sampleInterval, &RateSampler::Sample, &sampler);
         // The drain test of the TTL scheme: stop the senders, then look at the buffers.
         Simulator::Schedule(m_cfg.stop, &StopSenders, &m_rdma);
+        RdmaPacketAccount account(m_net, m_rdma); // where every data packet went
         Simulator::Stop(m_cfg.stop + m_cfg.drain);
         Simulator::Run();
         CollectRates(sampler);
         CollectCounters();
+        account.Settle(); // runs on after the stop: every result above is read
+        std::ostringstream line;
+        account.Print(line);
+        m_result.accounting = line.str();
+        m_result.balanced = account.IsBalanced();
         return m_result;
     }
 
@@ -715,7 +722,8 @@ TaggerExperimentHelper::PrintReport(std::ostream& os, const TaggerExperimentResu
            << FormatGbps(r.flows[i].tailGbps);
     }
     os << "\nlossless bytes still buffered " << r.drain.GetMicroSeconds() / 1000.0
-       << " ms after the senders stopped: " << r.undrainedBytes << "\n";
+       << " ms after the senders stopped: " << r.undrainedBytes << "\n"
+       << r.accounting;
 }
 
 void

@@ -116,6 +116,8 @@ struct TaggerExperimentResult
     std::array<uint64_t, kPfcDropReasons> drops{}; //!< data frames dropped, by reason
     uint64_t pauses = 0;                           //!< PAUSE decisions of all switches
     uint64_t undrainedBytes = 0; //!< lossless bytes still buffered after the drain period
+    std::string accounting;      //!< RdmaPacketAccount::Print: where every data packet went
+    bool balanced = false;       //!< RdmaPacketAccount::IsBalanced
     /// The oracle's cycles, each as its egress queues "switch->neighbour" (e.g. "L2->S1").
     std::vector<std::vector<std::string>> cycles;
     Time tail;  //!< the tail window used for tailGbps

@@ -121,6 +121,10 @@ TaggerHelper::ReadRulesFile(const tagger::Topology& topo,
     {
         rules = tagger::ReadRulesJson(topo, in, path, losslessTags);
     }
+    catch (const std::ios_base::failure&)
+    {
+        return tagger::ReadErrorText("rules file", path);
+    }
     catch (const std::exception& e)
     {
         return e.what();

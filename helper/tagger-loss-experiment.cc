@@ -8,6 +8,7 @@
 #include "pfc-stats-helper.h"
 #include "pfc-topology-helper.h"
 #include "rdma-helper.h"
+#include "rdma-packet-account.h"
 #include "tagger-command-line.h"
 #include "tagger-helper.h"
 
@@ -176,8 +177,10 @@ class LossRun
     std::vector<uint32_t> m_nextPort;            //!< per host: next port offset to try
     uint8_t m_dscp{24};                          //!< DSCP of the flows (class 3; Tagger: tag 1)
     std::map<std::pair<uint32_t, uint16_t>, uint32_t>
-        m_modelBounces;                                //!< (src IP, sport) -> bounces
-    std::chrono::steady_clock::time_point m_wallStart; //!< for progress lines
+        m_modelBounces;                                   //!< (src IP, sport) -> bounces
+    std::chrono::steady_clock::time_point m_wallStart;    //!< for progress lines
+    std::chrono::steady_clock::time_point m_lastProgress; //!< the last progress line
+    std::unique_ptr<RdmaPacketAccount> m_account;         //!< where every data packet went
 };
 
 LossRun::LossRun(const TaggerLossConfig& cfg)
@@ -218,6 +221,7 @@ LossRun::Build()
     InstallMode();
     m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
     m_rdma.Install(m_net);
+    m_account = std::make_unique<RdmaPacketAccount>(m_net, m_rdma);
     m_bounces = std::make_unique<PfcBounceTracker>(m_net);
     ConnectCounters();
     m_oracle = CreateObject<PfcDeadlockOracle>();
@@ -367,6 +371,17 @@ LossRun::AddTraffic()
                                                           payloadLoad,
                                                           MicroSeconds(10),
                                                           m_result.arrivals);
+    if (flows.empty())
+    {
+        // About packets * payload / mean size flows arrive: fewer than one.
+        std::ostringstream why;
+        why << "no flow arrives within the " << m_result.arrivals.As(Time::MS)
+            << " of arrivals that " << m_cfg.packets << " packets make at load " << m_cfg.load
+            << " (about " << double(m_cfg.packets) * payload.Get() / cdf.GetMean()
+            << " flows expected, of " << cdf.GetMean()
+            << " bytes on average): a loss rate needs packets; raise --packets";
+        PfcConfigurationError(why.str());
+    }
     m_nextPort.assign(m_net.GetNHosts(), 0);
     for (const GeneratedFlow& f : flows)
     {
@@ -387,10 +402,11 @@ LossRun::Check()
         Simulator::Stop();
         return;
     }
-    if (m_cfg.progress)
+    const auto now = std::chrono::steady_clock::now();
+    if (m_cfg.progress && now - m_lastProgress >= std::chrono::seconds(1))
     {
-        double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+        m_lastProgress = now; // at most one line a second of wall-clock time
+        double wall = std::chrono::duration<double>(now - m_wallStart).count();
         std::cerr << "tagger-web-search-loss: " << Simulator::Now().As(Time::MS) << " of "
                   << m_result.arrivals.As(Time::MS) << " arrivals, " << m_rdma.GetActiveFlows()
                   << " flows active, " << std::fixed << std::setprecision(0) << wall << " s wall"
@@ -406,6 +422,7 @@ LossRun::Measure()
         m_cfg.stop.IsStrictlyPositive() ? m_cfg.stop : m_result.arrivals * 3 + MilliSeconds(50);
     m_oracle->Start(MicroSeconds(10), stop);
     m_wallStart = std::chrono::steady_clock::now();
+    m_lastProgress = m_wallStart;
     Simulator::Schedule(MilliSeconds(1), &LossRun::Check, this);
     Simulator::Stop(stop);
     Simulator::Run();
@@ -427,13 +444,18 @@ LossRun::Measure()
     std::vector<RdmaFlowRecord> records = m_rdma.GetFlowRecords();
     for (const RdmaFlowRecord& rec : records)
     {
-        m_result.completed += rec.finish.IsStrictlyPositive() ? 1 : 0;
+        m_result.completed += rec.finished ? 1 : 0;
         uint32_t b = m_bounces->GetBounces(rec.src, rec.dst, rec.sport, kRoceUdpPort);
         ++m_result.measuredBounces[std::min<uint32_t>(b, 2)];
         bool seen = m_bounces->HasFlow(rec.src, rec.dst, rec.sport, kRoceUdpPort);
         m_result.bounceMismatches += seen && b != m_modelBounces[{rec.src.Get(), rec.sport}];
     }
     m_result.fctUs = FctPercentiles(records);
+    m_account->Settle(); // runs on after the stop: every result above is read
+    std::ostringstream line;
+    m_account->Print(line);
+    m_result.accounting = line.str();
+    m_result.balanced = m_account->IsBalanced();
     return m_result;
 }
 
@@ -443,7 +465,7 @@ LossRun::FctPercentiles(const std::vector<RdmaFlowRecord>& records)
     std::vector<double> fct;
     for (const RdmaFlowRecord& r : records)
     {
-        if (r.finish.IsStrictlyPositive())
+        if (r.finished)
         {
             fct.push_back(r.fct.GetMicroSeconds());
         }
@@ -468,6 +490,12 @@ double
 TaggerLossResult::GetLossRate() const
 {
     return dataPackets == 0 ? 0.0 : double(lossyDrops) / double(dataPackets);
+}
+
+double
+TaggerLossResult::GetLossUpper95() const
+{
+    return dataPackets == 0 ? 1.0 : std::min(1.0, 3.0 / double(dataPackets));
 }
 
 TaggerLossResult
@@ -528,6 +556,10 @@ TaggerLossExperiment::FinishFlags(TaggerCommandLine& cmd,
                : mode == "tagger1" ? TaggerLossMode::TAGGER1
                                    : TaggerLossMode::TAGGER2;
     cfg.cdf = FindTaggerDataFile(workload + ".cdf");
+    cmd.CheckFlowBytes("workload",
+                       workload,
+                       FlowSizeCdf::Load(cfg.cdf).Quantile(1),
+                       "its largest flow size");
     cfg.stop = TaggerCommandLine::MilliSecondsToTime(stopMs);
 }
 
@@ -565,8 +597,7 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
     if (r.lossyDrops == 0)
     {
         os << "loss rate: 0 of " << r.dataPackets
-           << " packets (95 % upper bound 3/N = " << (r.dataPackets ? 3.0 / r.dataPackets : 1.0)
-           << ")\n";
+           << " packets (95 % upper bound min(1, 3/N) = " << r.GetLossUpper95() << ")\n";
     }
     else
     {
@@ -576,6 +607,7 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
        << r.fctUs[0] << " us, p95 " << r.fctUs[1] << " us, p99 " << r.fctUs[2]
        << " us; arrivals over " << r.arrivals.As(Time::MS) << ", ended at " << r.end.As(Time::MS)
        << "\n";
+    os << r.accounting;
 }
 
 std::string
@@ -588,8 +620,8 @@ TaggerLossExperiment::FormatResult(const TaggerLossResult& r)
        << " deadlock=" << (r.deadlock ? "yes" : "no")
        << " bounced1=" << r.measuredBounces[1] / flows
        << " bounced2plus=" << r.measuredBounces[2] / flows << " other_drops=" << r.otherDrops
-       << " flows=" << r.flows << " skipped_ports=" << r.skippedPorts << " loss_upper95="
-       << (r.lossyDrops ? r.GetLossRate() : 3.0 / std::max<uint64_t>(r.dataPackets, 1))
+       << " flows=" << r.flows << " skipped_ports=" << r.skippedPorts
+       << " loss_upper95=" << (r.lossyDrops ? r.GetLossRate() : r.GetLossUpper95())
        << " fct_p99_us=" << r.fctUs[2] << " retransmitted=" << r.retransmitted;
     return os.str();
 }

@@ -79,9 +79,14 @@ struct TaggerLossResult
     std::array<double, 3> fctUs{}; //!< FCT percentiles 50, 95, 99 of finished flows (us)
     Time arrivals;                 //!< arrival window
     Time end;                      //!< simulated time at the end
+    std::string accounting;        //!< RdmaPacketAccount::Print: where every data packet went
+    bool balanced{false};          //!< RdmaPacketAccount::IsBalanced
 
     /// \return lossy drops over data packets sent
     double GetLossRate() const;
+    /// \return the 95 % upper bound on the loss rate when no packet was lost (the rule
+    /// of three, 3 / packets sent), at most 1 (1 when none was sent)
+    double GetLossUpper95() const;
 };
 
 /**

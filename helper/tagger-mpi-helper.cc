@@ -66,6 +66,7 @@ PutRecord(std::vector<uint8_t>& out, uint32_t host, const RdmaFlowRecord& r)
     Put(out, r.dscp);
     Put(out, r.bytes);
     Put(out, r.start.GetTimeStep());
+    Put(out, uint8_t(r.finished));
     Put(out, r.finish.GetTimeStep());
     Put(out, r.fct.GetTimeStep());
     Put(out, r.idealFct.GetTimeStep());
@@ -90,6 +91,7 @@ GetRecord(const std::vector<uint8_t>& in, std::size_t& pos, uint32_t& host)
     r.dscp = Get<uint8_t>(in, pos);
     r.bytes = Get<uint64_t>(in, pos);
     r.start = TimeStep(Get<int64_t>(in, pos));
+    r.finished = Get<uint8_t>(in, pos) != 0;
     r.finish = TimeStep(Get<int64_t>(in, pos));
     r.fct = TimeStep(Get<int64_t>(in, pos));
     r.idealFct = TimeStep(Get<int64_t>(in, pos));

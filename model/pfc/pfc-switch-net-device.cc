@@ -7,6 +7,7 @@
 #include "pfc-channel.h"
 
 #include "ns3/log.h"
+#include "ns3/names.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -128,19 +129,16 @@ PfcSwitchNetDevice::~PfcSwitchNetDevice()
 }
 
 void
-PfcSwitchNetDevice::DoInitialize()
+PfcSwitchNetDevice::DescribePortLinks()
 {
-    NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(!m_node, "PfcSwitchNetDevice: not added to a node");
-    m_seed = m_ecmpSeed != 0 ? m_ecmpSeed : uint32_t(Mix64(m_node->GetId() + 1));
-    m_checksum = Node::ChecksumEnabled();
     for (uint32_t i = 0; i < m_ports.size(); ++i)
     {
         Ptr<PfcNetDevice> port = m_ports[i];
         Ptr<PfcChannel> channel = port->GetPfcChannel();
         Ptr<PfcNetDevice> peer = port->GetPeer();
         NS_ABORT_MSG_IF(!channel || !peer,
-                        "PfcSwitchNetDevice (node " << m_node->GetId() << "): port " << i
+                        "PfcSwitchNetDevice (node " << (m_node ? int64_t(m_node->GetId()) : -1)
+                                                    << "): port " << i
                                                     << " is not connected to a peer");
         // The headroom absorbs what the upstream (peer) sends after our PAUSE.
         m_mmu->SetPortLink(i,
@@ -148,6 +146,30 @@ PfcSwitchNetDevice::DoInitialize()
                            channel->GetDelay(),
                            peer->GetMtu(),
                            peer->GetProcessingDelay());
+    }
+}
+
+std::string
+PfcSwitchNetDevice::CheckBuffer()
+{
+    DescribePortLinks();
+    return m_mmu->CheckFit(m_ports.size());
+}
+
+void
+PfcSwitchNetDevice::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_node, "PfcSwitchNetDevice: not added to a node");
+    m_seed = m_ecmpSeed != 0 ? m_ecmpSeed : uint32_t(Mix64(m_node->GetId() + 1));
+    m_checksum = Node::ChecksumEnabled();
+    const std::string why = CheckBuffer();
+    if (!why.empty())
+    {
+        const std::string name = Names::FindName(m_node);
+        PfcConfigurationError("switch " +
+                              (name.empty() ? "node " + std::to_string(m_node->GetId()) : name) +
+                              ": " + why);
     }
     m_mmu->Setup(m_ports.size());
     if (m_itsy)

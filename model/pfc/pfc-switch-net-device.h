@@ -174,8 +174,16 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
     void SetClassifier(Ptr<PfcClassifier> classifier);
     Ptr<PfcClassifier> GetClassifier() const; //!< \return the priority policy
     Ptr<SwitchMmu> GetMmu() const;            //!< \return the MMU
-    Ptr<ItsyDetector> GetItsy() const;        //!< \return the ITSY detector (null: off)
-    Ptr<PfcWatchdog> GetWatchdog() const;     //!< \return the PFC watchdog (null: off)
+
+    /**
+     * Whether the MMU's buffers fit the ports as connected now (SwitchMmu::CheckFit
+     * with every port's link described to it), before the simulation starts;
+     * DoInitialize ends the program with the same message otherwise.
+     * \return "" or what does not fit
+     */
+    std::string CheckBuffer();
+    Ptr<ItsyDetector> GetItsy() const;    //!< \return the ITSY detector (null: off)
+    Ptr<PfcWatchdog> GetWatchdog() const; //!< \return the PFC watchdog (null: off)
 
     /// \param reason reason \return data frames dropped by this switch (its ports included)
     uint64_t GetDropCount(PfcDropReason reason) const;
@@ -239,6 +247,9 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
     void DoDispose() override;
 
   private:
+    /// Describe every port's upstream link to the MMU (SwitchMmu::SetPortLink).
+    void DescribePortLinks();
+
     /**
      * A frame arrived on port \p inPort; the port parsed its Ethernet header.
      * \param inPort port \param port that port (m_ports[inPort], not read:

@@ -4,8 +4,50 @@
 
 #include "pfc-types.h"
 
+#include "ns3/fatal-error.h"
+#include "ns3/tagger-topology.h"
+
+#include <cstdlib>
+#include <iostream>
+
 namespace ns3
 {
+
+namespace
+{
+/// How PfcConfigurationError ends the program (program "": NS_FATAL_ERROR).
+struct ConfigurationExit
+{
+    std::string program;  //!< the line's start
+    std::string settings; //!< the line's end
+};
+
+/// \return the process's ConfigurationExit
+ConfigurationExit&
+GetConfigurationExit()
+{
+    static ConfigurationExit exit;
+    return exit;
+}
+} // namespace
+
+void
+PfcConfigurationError(const std::string& message)
+{
+    const ConfigurationExit& how = GetConfigurationExit();
+    if (how.program.empty())
+    {
+        NS_FATAL_ERROR(message);
+    }
+    std::cerr << how.program << ": " << tagger::PrintableText(message + how.settings) << std::endl;
+    std::exit(2);
+}
+
+void
+SetPfcConfigurationExit(const std::string& program, const std::string& settings)
+{
+    GetConfigurationExit() = {program, settings};
+}
 
 std::string
 PfcDropReasonName(PfcDropReason reason)

@@ -83,6 +83,25 @@ enum class MmuSegment : uint8_t
  */
 Time PfcTxTime(const DataRate& rate, uint64_t bytes);
 
+/**
+ * Report a configuration the model cannot run, found while it is set up
+ * (buffers that do not fit their links, a payload above the MTU, ...), and
+ * end the program: with NS_FATAL_ERROR, or, once a program has asked for it
+ * with SetPfcConfigurationExit (TaggerCommandLine::Parse does), with one line
+ * "<program>: <message>" on standard error and exit code 2, the programs' way
+ * of refusing bad flags.  The one place such a refusal happens.
+ * \param message what cannot run, and why
+ */
+[[noreturn]] void PfcConfigurationError(const std::string& message);
+
+/**
+ * Make PfcConfigurationError print one line and exit with code 2.
+ * \param program the program's name, which starts the line
+ * \param settings what ends the line (e.g. " (given: --delay=1ms)": the
+ *        settings that may have caused the refusal)
+ */
+void SetPfcConfigurationExit(const std::string& program, const std::string& settings = "");
+
 } // namespace ns3
 
 #endif /* PFC_TYPES_H */

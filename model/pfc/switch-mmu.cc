@@ -18,6 +18,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 /**
  * \file
@@ -47,6 +48,20 @@ namespace
 /// -Wpedantic, on in ns-3.48 trees, quiet about it).
 __extension__ typedef unsigned __int128 Uint128;
 
+/**
+ * Largest headroom (or in-flight byte count) the MMU computes: far beyond any
+ * buffer, and small enough that the headroom formulas and their sum over
+ * ports cannot overflow 64 bits (a rate near 2^63 bps with a delay of hours).
+ */
+constexpr uint64_t kMaxHeadroom = uint64_t(1) << 56;
+
+/// \param x a 128-bit count \return it, or kMaxHeadroom when it is larger
+uint64_t
+Saturate(Uint128 x)
+{
+    return x > kMaxHeadroom ? kMaxHeadroom : static_cast<uint64_t>(x);
+}
+
 /// Size of a PFC frame, L_PFC of the TTL scheme (a minimum-size Ethernet frame), in bytes.
 constexpr uint32_t kPfcFrameBytes = 64;
 
@@ -70,7 +85,7 @@ BytesInFlight(DataRate rate, Time duration, const char* what)
     const Uint128 bits =
         static_cast<Uint128>(rate.GetBitRate()) * static_cast<Uint128>(duration.GetFemtoSeconds());
     const Uint128 fsPerByteSecond = 8000000000000000ULL; // 8 bits * 10^15 fs/s
-    return static_cast<uint64_t>((bits + fsPerByteSecond - 1) / fsPerByteSecond);
+    return Saturate((bits + fsPerByteSecond - 1) / fsPerByteSecond);
 }
 
 /// \param mask a class bitmask \return how many classes it holds
@@ -306,11 +321,10 @@ SwitchMmu::Setup(uint32_t nPorts)
                         "SwitchMmu::Setup(" << nPorts << "): SetPortLink was called for port "
                                             << port << ", beyond the " << nPorts << " ports");
     }
-    if (m_lossyPoolSize > m_bufferSize)
+    const std::string why = CheckFit(nPorts);
+    if (!why.empty())
     {
-        NS_FATAL_ERROR("SwitchMmu::Setup: LossyPoolSize ("
-                       << m_lossyPoolSize << " B) is larger than BufferSize (" << m_bufferSize
-                       << " B)");
+        PfcConfigurationError("SwitchMmu::Setup: " + why);
     }
 
     m_nPorts = nPorts;
@@ -318,70 +332,107 @@ SwitchMmu::Setup(uint32_t nPorts)
     m_headroom.assign(nPorts, 0);
     m_ingress.resize(static_cast<size_t>(nPorts) * kPfcClasses);
     m_lossy.resize(static_cast<size_t>(nPorts) * kPfcClasses, 0);
-
-    uint64_t headroomSum = 0; // sum over ports of eta_port
+    uint64_t headroomSum = 0; // sum over ports of eta_port (CheckFit: no overflow)
     for (uint32_t port = 0; port < nPorts; ++port)
     {
-        const PortLink& link = m_links[port];
-        uint64_t eta = 0;
-        switch (m_headroomMode)
+        m_headroom[port] = PortHeadroom(port);
+        headroomSum += m_headroom[port];
+        if (m_headroomMode == HEADROOM_FIXED && m_links[port].known)
         {
-        case HEADROOM_FIXED:
-            eta = m_fixedHeadroom;
-            if (link.known)
+            const PortLink& link = m_links[port];
+            const uint64_t needed = HeadroomFixedResponse(link.rate, link.propagation, link.mtu);
+            if (m_fixedHeadroom < needed)
             {
-                const uint64_t needed =
-                    HeadroomFixedResponse(link.rate, link.propagation, link.mtu);
-                if (eta < needed)
-                {
-                    NS_LOG_WARN("SwitchMmu: port " << port << ": fixed Headroom " << eta
-                                                   << " B is below the FixedResponse headroom "
-                                                   << needed
-                                                   << " B of its link: lossless drops possible");
-                }
+                NS_LOG_WARN("SwitchMmu: port " << port << ": fixed Headroom " << m_fixedHeadroom
+                                               << " B is below the FixedResponse headroom "
+                                               << needed
+                                               << " B of its link: lossless drops possible");
             }
-            break;
-        case HEADROOM_FIXED_RESPONSE:
-        case HEADROOM_WIRE_PROCESSING:
-            if (!link.known)
-            {
-                NS_FATAL_ERROR("SwitchMmu::Setup: HeadroomMode is "
-                               << HeadroomModeName(m_headroomMode) << " but port " << port
-                               << " has no link: call SetPortLink(" << port
-                               << ", ...) before Setup, or use HeadroomMode Fixed");
-            }
-            eta = m_headroomMode == HEADROOM_FIXED_RESPONSE
-                      ? HeadroomFixedResponse(link.rate, link.propagation, link.mtu)
-                      : HeadroomWireProcessing(link.rate,
-                                               link.propagation,
-                                               link.mtu,
-                                               kPfcFrameBytes,
-                                               link.processing);
-            break;
         }
-        m_headroom[port] = eta;
-        headroomSum += eta;
     }
+    // Bs = (BufferSize - LossyPoolSize) - sum over ports and lossless classes of (phi + eta).
+    const uint64_t reserved = uint64_t(CountClasses(m_losslessClasses)) *
+                              (uint64_t(nPorts) * m_privateBytes + headroomSum);
+    m_sharedPoolSize = m_bufferSize - m_lossyPoolSize - reserved;
+    NS_LOG_INFO("SwitchMmu: " << nPorts << " ports, " << CountClasses(m_losslessClasses)
+                              << " lossless classes, Bs " << m_sharedPoolSize << " B");
+}
 
+uint64_t
+SwitchMmu::PortHeadroom(uint32_t port) const
+{
+    if (m_headroomMode == HEADROOM_FIXED)
+    {
+        return m_fixedHeadroom;
+    }
+    if (port >= m_links.size() || !m_links[port].known)
+    {
+        return 0;
+    }
+    const PortLink& link = m_links[port];
+    // BytesInFlight saturates at kMaxHeadroom = 2^56, so the formulas stay below 2^58.
+    return m_headroomMode == HEADROOM_FIXED_RESPONSE
+               ? HeadroomFixedResponse(link.rate, link.propagation, link.mtu)
+               : HeadroomWireProcessing(link.rate,
+                                        link.propagation,
+                                        link.mtu,
+                                        kPfcFrameBytes,
+                                        link.processing);
+}
+
+std::string
+SwitchMmu::CheckFit(uint32_t nPorts) const
+{
+    std::ostringstream why;
+    if (m_lossyPoolSize > m_bufferSize)
+    {
+        why << "LossyPoolSize (" << m_lossyPoolSize << " B) is larger than BufferSize ("
+            << m_bufferSize << " B)";
+        return why.str();
+    }
+    Uint128 headroomSum = 0;
+    uint32_t widest = 0; // the port with the largest headroom
+    for (uint32_t port = 0; port < nPorts; ++port)
+    {
+        if (m_headroomMode != HEADROOM_FIXED && (port >= m_links.size() || !m_links[port].known))
+        {
+            why << "HeadroomMode is " << HeadroomModeName(m_headroomMode) << " but port " << port
+                << " has no link: call SetPortLink(" << port
+                << ", ...) before Setup, or use HeadroomMode Fixed";
+            return why.str();
+        }
+        headroomSum += PortHeadroom(port);
+        widest = PortHeadroom(port) > PortHeadroom(widest) ? port : widest;
+    }
     // Bs = (BufferSize - LossyPoolSize) - sum over ports and lossless classes of (phi + eta).
     const uint64_t losslessPool = m_bufferSize - m_lossyPoolSize;
     const uint32_t nClasses = CountClasses(m_losslessClasses);
-    const Uint128 reserved = static_cast<Uint128>(nClasses) *
-                             (static_cast<Uint128>(nPorts) * m_privateBytes + headroomSum);
-    if (reserved >= losslessPool && nClasses > 0)
+    const Uint128 reserved = Uint128(nClasses) * (Uint128(nPorts) * m_privateBytes + headroomSum);
+    if (nClasses == 0 || reserved < losslessPool)
     {
-        NS_FATAL_ERROR("SwitchMmu::Setup: no shared buffer left: the lossless pool (BufferSize "
-                       << m_bufferSize << " B - LossyPoolSize " << m_lossyPoolSize << " B = "
-                       << losslessPool << " B) must exceed the reserved private and headroom "
-                       << "buffers, " << nClasses << " lossless classes x (" << nPorts
-                       << " ports x PrivateBytes " << m_privateBytes
-                       << " B + Headroom summed over the ports " << headroomSum
-                       << " B) = " << static_cast<uint64_t>(reserved)
-                       << " B; raise BufferSize or lower PrivateBytes/Headroom");
+        return "";
     }
-    m_sharedPoolSize = losslessPool - static_cast<uint64_t>(reserved);
-    NS_LOG_INFO("SwitchMmu: " << nPorts << " ports, " << nClasses << " lossless classes, Bs "
-                              << m_sharedPoolSize << " B");
+    why << "no shared buffer left: the lossless pool (BufferSize " << m_bufferSize
+        << " B - LossyPoolSize " << m_lossyPoolSize << " B = " << losslessPool
+        << " B) must exceed the reserved private and headroom buffers, " << nClasses
+        << " lossless classes x (" << nPorts << " ports x PrivateBytes " << m_privateBytes
+        << " B + Headroom summed over the ports " << Saturate(headroomSum)
+        << " B) = " << Saturate(reserved) << " B";
+    if (nPorts > 0)
+    {
+        why << "; the largest headroom is port " << widest << "'s, " << PortHeadroom(widest)
+            << " B";
+        if (widest < m_links.size() && m_links[widest].known)
+        {
+            const PortLink& link = m_links[widest];
+            why << " (HeadroomMode " << HeadroomModeName(m_headroomMode) << ", link "
+                << link.rate.GetBitRate() << " bps, delay " << link.propagation.As(Time::US)
+                << ", MTU " << link.mtu << " B)";
+        }
+    }
+    why << "; raise BufferSize, or lower the link delay or rate, PrivateBytes, Headroom or "
+           "LosslessClasses";
+    return why.str();
 }
 
 SwitchMmu::IngressQueue&

@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <string>
 #include <vector>
 
 /**
@@ -119,11 +120,23 @@ class SwitchMmu : public Object
     /**
      * Size the per-port state and compute Bs.  Call once, after the ports'
      * links are known (SetPortLink) or with fixed headroom; calls
-     * NS_FATAL_ERROR naming the attribute at fault when the reserved private
-     * and headroom buffers do not fit in the lossless pool.
+     * NS_FATAL_ERROR with CheckFit's message when the configuration does not fit.
      * \param nPorts number of switch ports
      */
     void Setup(uint32_t nPorts);
+
+    /**
+     * Whether Setup(\p nPorts) would succeed with the links known now
+     * (SetPortLink) and the attributes: the lossy pool within the buffer, a
+     * link on every port whose headroom is computed from it, and the reserved
+     * private and headroom buffers of every lossless class below the lossless
+     * pool.  Changes nothing.  PfcSwitchNetDevice::CheckBuffer asks it before a
+     * simulation, so that a program can refuse its flags instead.
+     * \param nPorts number of switch ports
+     * \return "" or what does not fit, with the figures (bytes) and the port
+     *         with the largest headroom and its link
+     */
+    std::string CheckFit(uint32_t nPorts) const;
 
     /**
      * Describe the link attached to \p port, for the headroom formulas.
@@ -251,6 +264,10 @@ class SwitchMmu : public Object
         Time processing;     //!< PFC processing delay
         bool known = false;  //!< SetPortLink was called
     };
+
+    /// \param port a port \return eta of its link in the HeadroomMode (below 2^58 B
+    /// however fast or long the link; 0 for a port without a link outside Fixed mode)
+    uint64_t PortHeadroom(uint32_t port) const;
 
     /// \param port port \param cls class \return the queue (checked)
     IngressQueue& Queue(uint32_t port, uint8_t cls);

@@ -218,6 +218,17 @@ RdmaNic::GetTypeId()
     return tid;
 }
 
+uint64_t
+RdmaNic::GetMaxFlowBytes()
+{
+    struct TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(GetTypeId().LookupAttributeByName("PayloadSize", &info));
+    // Config::SetDefault (and --ns3::RdmaNic::PayloadSize) changes initialValue.
+    Ptr<const UintegerValue> payload = DynamicCast<const UintegerValue>(info.initialValue);
+    NS_ABORT_UNLESS(payload);
+    return kMaxFlowPackets * payload->Get();
+}
+
 RdmaNic::RdmaNic()
     : m_payloadSize(1000),
       m_ttl(64),
@@ -245,7 +256,8 @@ RdmaNic::RdmaNic()
       m_cnpsReceived(0),
       m_naksSent(0),
       m_delivered(0),
-      m_duplicates(0)
+      m_duplicates(0),
+      m_deliveredPackets(0)
 {
 }
 
@@ -302,10 +314,15 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
     NS_ABORT_MSG_IF(!device || device->IsSwitchPort(),
                     "RdmaNic::Attach: the device must be a host PfcNetDevice");
     NS_ABORT_MSG_IF(m_device || m_relay, "RdmaNic::Attach: already attached");
-    NS_ABORT_MSG_IF(m_payloadSize + kRoceHeaderBytes > device->GetMtu(),
-                    "RdmaNic::Attach: PayloadSize " << m_payloadSize << " + " << kRoceHeaderBytes
-                                                    << " header bytes exceeds the device Mtu "
-                                                    << device->GetMtu());
+    if (m_payloadSize + kRoceHeaderBytes > device->GetMtu())
+    {
+        PfcConfigurationError(
+            "RdmaNic: PayloadSize " + std::to_string(m_payloadSize) + " + " +
+            std::to_string(kRoceHeaderBytes) +
+            " header bytes exceed the Mtu of the host's device, " +
+            std::to_string(device->GetMtu()) +
+            " B: lower ns3::RdmaNic::PayloadSize or raise ns3::PfcNetDevice::Mtu");
+    }
     m_device = device;
     m_local = local;
     m_lineRate = double(device->GetDataRate().GetBitRate());
@@ -401,8 +418,11 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
     }
     qp->cls = ClassOfDscp(spec.dscp);
     uint64_t packets = (spec.bytes + m_payloadSize - 1) / m_payloadSize;
-    NS_ABORT_MSG_IF(packets > (kPsnMask >> 1),
-                    "RdmaNic::AddFlow: " << spec.bytes << " bytes need more than 2^23 packets");
+    NS_ABORT_MSG_IF(packets > kMaxFlowPackets,
+                    "RdmaNic::AddFlow: a flow of " << spec.bytes << " bytes needs " << packets
+                                                   << " packets of " << m_payloadSize
+                                                   << " bytes, more than the " << kMaxFlowPackets
+                                                   << " a flow may have (GetMaxFlowBytes)");
     qp->packets = uint32_t(packets);
     qp->lastPayload = uint32_t(spec.bytes - (packets - 1) * m_payloadSize);
     qp->rc = qp->rt = m_lineRate;
@@ -783,6 +803,7 @@ RdmaNic::OnData(Ipv4Address src,
         ++qp.expected;
         qp.nakPending = false;
         m_delivered += payload;
+        ++m_deliveredPackets;
         if (++qp.sinceAck >= m_ackInterval || last || bth.GetAckRequest())
         {
             SendAck(qp);
@@ -916,6 +937,7 @@ RdmaNic::Finish(SendQp& qp)
     qp.rateEvent.Cancel();
     m_activeQps.erase(std::find(m_activeQps.begin(), m_activeQps.end(), &qp));
     RdmaFlowRecord& r = qp.record;
+    r.finished = true;
     r.finish = Simulator::Now();
     r.fct = r.finish - r.start;
     r.slowdown = r.idealFct.IsStrictlyPositive() ? r.fct.GetSeconds() / r.idealFct.GetSeconds() : 0;
@@ -1108,6 +1130,12 @@ uint64_t
 RdmaNic::GetDuplicatePackets() const
 {
     return m_duplicates;
+}
+
+uint64_t
+RdmaNic::GetDataPacketsDelivered() const
+{
+    return m_deliveredPackets;
 }
 
 uint64_t

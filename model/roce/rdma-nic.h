@@ -63,6 +63,7 @@ struct RdmaFlowRecord
     uint8_t dscp = 0;           //!< DSCP
     uint64_t bytes = 0;         //!< message size
     Time start;                 //!< start time
+    bool finished = false;      //!< the last byte was acknowledged (at any FCT, 0 included)
     Time finish;                //!< when the last byte was acknowledged (0: not finished)
     Time fct;                   //!< finish - start
     Time idealFct;              //!< the ideal used for the slowdown
@@ -133,6 +134,22 @@ class RdmaNic : public Object
     ~RdmaNic() override;
 
     /**
+     * Most data packets one flow may have: 2^23 - 1.  The BTH carries a 24-bit
+     * PSN, and go-back-N tells a PSN ahead from one behind within half that
+     * range; AddFlow refuses a longer flow.
+     */
+    static constexpr uint64_t kMaxFlowPackets = (uint64_t(1) << 23) - 1;
+
+    /**
+     * The most bytes one flow may carry: kMaxFlowPackets full packets of the
+     * PayloadSize default in force now (after the command line), 8,388,607,000
+     * bytes with the default 1,000-byte payload.  Programs check their flows
+     * against it before the simulation.
+     * \return bytes
+     */
+    static uint64_t GetMaxFlowBytes();
+
+    /**
      * Drive \p device (a host PfcNetDevice) with address \p local.
      * \param device the device \param local this host's IPv4 address
      */
@@ -183,6 +200,8 @@ class RdmaNic : public Object
     uint64_t GetNaksSent() const;             //!< \return NAKs sent (as a receiver)
     uint64_t GetBytesDelivered() const;       //!< \return payload bytes delivered in order
     uint64_t GetDuplicatePackets() const; //!< \return data packets received twice or out of order
+    /// \return data packets received in order (each delivers its payload once)
+    uint64_t GetDataPacketsDelivered() const;
     /// \param flowId a flow \return its current DCQCN rate Rc
     DataRate GetRate(uint32_t flowId) const;
     /// \param flowId a flow \return payload bytes of it acknowledged so far
@@ -310,6 +329,7 @@ class RdmaNic : public Object
     uint64_t m_naksSent;              //!< NAKs sent
     uint64_t m_delivered;             //!< payload bytes delivered
     uint64_t m_duplicates;            //!< out-of-order / duplicate data packets
+    uint64_t m_deliveredPackets;      //!< data packets received in order
 
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace; //!< FlowComplete
     TracedCallback<uint32_t, uint64_t> m_rateTrace;            //!< RateChange

@@ -213,6 +213,12 @@ RdmaRxBuffer::GetBytes() const
     return m_bytes;
 }
 
+const std::deque<Ptr<Packet>>&
+RdmaRxBuffer::GetHeldPackets() const
+{
+    return m_packets;
+}
+
 uint64_t
 RdmaRxBuffer::GetDrops() const
 {

@@ -62,7 +62,9 @@ class RdmaRxBuffer : public Object
     /// The receive hook. \param packet IPv4 packet \return consumed
     bool Receive(Ptr<Packet> packet);
 
-    uint64_t GetBytes() const;  //!< \return bytes held now
+    uint64_t GetBytes() const; //!< \return bytes held now
+    /// \return the packets held now (IPv4 packets, oldest first)
+    const std::deque<Ptr<Packet>>& GetHeldPackets() const;
     uint64_t GetDrops() const;  //!< \return packets dropped (buffer full)
     uint64_t GetPauses() const; //!< \return PAUSE episodes started
     bool IsStorming() const;    //!< \return the fault mode is on now

@@ -114,7 +114,7 @@ Where(const std::string& name, uint32_t line, const std::string& what)
 {
     std::ostringstream os;
     os << name << ":" << line << ": " << what;
-    return os.str();
+    return tagger::PrintableText(os.str()); // a NUL or a byte order mark read shows
 }
 
 /**
@@ -122,7 +122,8 @@ Where(const std::string& name, uint32_t line, const std::string& what)
  * \param in the text \param name its name in errors \param lineNo the line count
  * \param line the line read \param err set when the line is longer than
  *        kMaxWorkloadLineBytes
- * \return false at the end of the text or on a line too long
+ * \return false at the end of the text, on a line too long or on a read error
+ *         (err set for the last two)
  */
 bool
 NextLine(std::istream& in,
@@ -134,6 +135,10 @@ NextLine(std::istream& in,
     bool tooLong = false;
     if (!tagger::GetLineBounded(in, line, kMaxWorkloadLineBytes, tooLong))
     {
+        if (in.bad())
+        {
+            err = name + ": read error after line " + std::to_string(lineNo);
+        }
         return false;
     }
     ++lineNo;

@@ -7,7 +7,10 @@
 #include "roce-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/pfc-header.h"
+#include "ns3/udp-header.h"
 
 #include <iomanip>
 
@@ -489,6 +492,47 @@ uint32_t
 RoceIcrcTrailer::GetIcrc() const
 {
     return m_icrc;
+}
+
+bool
+IsRoceDataPacket(Ptr<const Packet> packet)
+{
+    Ptr<Packet> p = packet->Copy();
+    uint8_t first = 0;
+    if (p->GetSize() == 0 || (p->CopyData(&first, 1), first) != 0x45)
+    {
+        EthernetDot1qHeader eth;
+        if (p->GetSize() < eth.GetSerializedSize())
+        {
+            return false;
+        }
+        p->RemoveHeader(eth);
+        if (eth.GetEtherType() != kEtherTypeIpv4)
+        {
+            return false;
+        }
+    }
+    Ipv4Header ip;
+    UdpHeader udp;
+    RoceBthHeader bth;
+    if (p->GetSize() < ip.GetSerializedSize())
+    {
+        return false;
+    }
+    p->RemoveHeader(ip);
+    if (ip.GetProtocol() != 17 || p->GetSize() < udp.GetSerializedSize() + bth.GetSerializedSize())
+    {
+        return false;
+    }
+    p->RemoveHeader(udp);
+    if (udp.GetDestinationPort() != kRoceUdpPort)
+    {
+        return false;
+    }
+    p->PeekHeader(bth);
+    const uint8_t op = bth.GetOpcode();
+    return op == RoceBthHeader::RC_SEND_FIRST || op == RoceBthHeader::RC_SEND_MIDDLE ||
+           op == RoceBthHeader::RC_SEND_LAST || op == RoceBthHeader::RC_SEND_ONLY;
 }
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 #define ROCE_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/packet.h"
 #include "ns3/trailer.h"
 
 /**
@@ -161,6 +162,22 @@ class RoceIcrcTrailer : public Trailer
   private:
     uint32_t m_icrc; //!< the value carried
 };
+
+/**
+ * \ingroup tagger
+ * Whether \p packet is a RoCEv2 data packet (IPv4, UDP to port 4791, a BTH
+ * with an RC SEND opcode): what RdmaPacketAccount counts.  ACKs, NAKs, CNPs,
+ * PFC frames and other traffic are not.
+ * The packet may start with its Ethernet (802.1Q) header, as frames in
+ * device queues do, or with its IPv4 header, as packets in a NIC's receive
+ * buffer and some of the switches' drop traces do: a first byte 0x45 (IPv4
+ * without options, all this module sends) is taken for IPv4, since as the
+ * first byte of a destination MAC it would be a multicast address, which no
+ * data frame carries.
+ * \param packet the packet
+ * \return true for a data packet
+ */
+bool IsRoceDataPacket(Ptr<const Packet> packet);
 
 } // namespace ns3
 

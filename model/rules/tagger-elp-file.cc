@@ -53,7 +53,18 @@ ReadElpFile(const Topology& topo, const std::string& filename)
     }
     if ((in >> std::ws).peek() == '{')
     {
-        return ReadElpJson(topo, in, filename); // a tagger-rules file with --emit-elp
+        try
+        {
+            return ReadElpJson(topo, in, filename); // a tagger-rules file with --emit-elp
+        }
+        catch (const std::ios_base::failure&)
+        {
+            throw TaggerError(ReadErrorText("ELP file", filename));
+        }
+    }
+    if (in.bad())
+    {
+        throw TaggerError(ReadErrorText("ELP file", filename));
     }
     Elp elp;
     elp.graph = HopGraph(topo);

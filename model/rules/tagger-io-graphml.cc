@@ -3,8 +3,8 @@
  *
  * Part of the tagger algorithm library: plain C++17, no ns-3 header.
  *
- * Reading GraphML (ReadGraphml), topology files of either format
- * (ReadTopologyFile), and lines of bounded length (GetLineBounded).
+ * Reading GraphML (ReadGraphml) and topology files of either format
+ * (ReadTopologyFile).
  */
 
 #include "tagger-io.h"
@@ -538,38 +538,6 @@ ReadGraphml(std::istream& in, const std::string& source, uint32_t hostsPerSwitch
     return topo;
 }
 
-bool
-GetLineBounded(std::istream& in, std::string& line, uint64_t maxBytes, bool& tooLong)
-{
-    line.clear();
-    tooLong = false;
-    std::istream::sentry ok(in, true);
-    if (!ok)
-    {
-        return false;
-    }
-    std::streambuf* buf = in.rdbuf();
-    for (auto c = buf->sbumpc();; c = buf->sbumpc())
-    {
-        if (std::char_traits<char>::eq_int_type(c, std::char_traits<char>::eof()))
-        {
-            in.setstate(line.empty() ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
-            return !line.empty();
-        }
-        if (std::char_traits<char>::to_char_type(c) == '\n')
-        {
-            return true;
-        }
-        if (line.size() >= maxBytes)
-        {
-            buf->sungetc();
-            tooLong = true;
-            return true;
-        }
-        line.push_back(std::char_traits<char>::to_char_type(c));
-    }
-}
-
 Topology
 ReadTopologyFile(const std::string& filename, uint32_t hostsPerSwitch, bool* graphml)
 {
@@ -584,6 +552,10 @@ ReadTopologyFile(const std::string& filename, uint32_t hostsPerSwitch, bool* gra
         // sniff the first non-blank character (after a UTF-8 byte order mark)
         char head[4096];
         f.read(head, sizeof(head));
+        if (f.bad())
+        {
+            throw TaggerError(ReadErrorText("topology file", filename));
+        }
         const std::string text(head, static_cast<size_t>(f.gcount()));
         size_t first = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
         first = text.find_first_not_of(" \t\r\n", first);
@@ -599,11 +571,14 @@ ReadTopologyFile(const std::string& filename, uint32_t hostsPerSwitch, bool* gra
     {
         *graphml = xml;
     }
-    if (xml)
+    try
     {
-        return ReadGraphml(f, filename, hostsPerSwitch);
+        return xml ? ReadGraphml(f, filename, hostsPerSwitch) : ReadTopologyJson(f, filename);
     }
-    return ReadTopologyJson(f, filename);
+    catch (const std::ios_base::failure&)
+    {
+        throw TaggerError(ReadErrorText("topology file", filename)); // libstdc++'s read errors
+    }
 }
 
 } // namespace tagger

@@ -68,6 +68,26 @@ constexpr uint64_t kMaxLineBytes = uint64_t(1) << 20;
  * \return false at the end of the input (no line read), true otherwise
  */
 bool GetLineBounded(std::istream& in, std::string& line, uint64_t maxBytes, bool& tooLong);
+// A read error of the file (such as EIO) sets in's badbit and returns false:
+// a caller that stops at false checks in.bad() and reports ReadErrorText.
+
+/**
+ * The message for a file that cannot be read, with the system's reason when
+ * errno holds one: "cannot read <what> '<filename>': <reason>".
+ * \param what what the file is (e.g. "HPCC flow file") \param filename its path
+ * \return the message
+ */
+std::string ReadErrorText(const std::string& what, const std::string& filename);
+
+/**
+ * Whether two paths name one file: the same device and inode when both
+ * exist (through symbolic and hard links; regular files and folders only,
+ * so that /dev/null or a FIFO may be named twice), the same resolved path
+ * when neither exists yet.  The programs refuse an output that is the same
+ * file as an input, or as another output.
+ * \param a a path \param b another \return true when writing one would change the other
+ */
+bool SameFile(const std::string& a, const std::string& b);
 
 /**
  * Read a topology from JSON text:

@@ -81,6 +81,10 @@ ReadFlagFile(const std::string& flag, const std::string& file, Read read)
     {
         throw TaggerError("--" + flag + ": " + e.what());
     }
+    catch (const std::ios_base::failure&)
+    {
+        throw TaggerError("--" + flag + ": " + ReadErrorText("file", file));
+    }
 }
 
 /// Build the topology of a generator and describe it ("clos (pods=2 ...)").
@@ -514,6 +518,27 @@ WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
 }
 
 /**
+ * Before the --json file is created: it must not be an input file (SameFile).
+ * \param o the options
+ */
+void
+CheckJsonApartFromInputs(const RuleGeneratorOptions& o)
+{
+    const std::pair<const char*, const std::string*> inputs[] = {
+        {"topology-file", &o.topologyFile},
+        {"elp-file", &o.elpFile},
+    };
+    for (const auto& [flag, path] : inputs)
+    {
+        if (!path->empty() && SameFile(o.json, *path))
+        {
+            throw TaggerError("--json=" + o.json + ": writes the file --" + flag + "=" + *path +
+                              " is read from (an output never overwrites an input)");
+        }
+    }
+}
+
+/**
  * Before any work: create the --json file, and write one newline to it when it
  * is a character device, so that a path that cannot be written (or a full
  * device such as /dev/full) fails at once rather than after minutes of work.
@@ -749,6 +774,7 @@ GenerateRules(const RuleGeneratorOptions& options)
     r.threads = ResolveThreads(options.threads);
     if (!options.json.empty())
     {
+        CheckJsonApartFromInputs(options);
         CheckJsonWritable(options);
     }
     TopologyStage(options, r);

@@ -11,6 +11,86 @@ namespace ns3
 namespace tagger
 {
 
+namespace
+{
+/// \param cp a code point \return whether it prints as nothing (or as a blank) though it is text
+bool
+IsInvisible(uint32_t cp)
+{
+    return (cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || (cp >= 0x200B && cp <= 0x200F) ||
+           cp == 0x2028 || cp == 0x2029 || cp == 0x2060 || cp == 0xFEFF;
+}
+
+/**
+ * The length of the well-formed UTF-8 sequence at text[i] (2 to 4 bytes; no
+ * overlong form, no surrogate, at most U+10FFFF) and its code point; 0 when
+ * there is none.
+ */
+std::size_t
+Utf8Sequence(const std::string& text, std::size_t i, uint32_t& cp)
+{
+    const auto byte = [&text](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char b0 = byte(i);
+    std::size_t n = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 0;
+    if (n == 0 || i + n > text.size())
+    {
+        return 0;
+    }
+    cp = b0 & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k)
+    {
+        if ((byte(i + k) & 0xC0) != 0x80)
+        {
+            return 0;
+        }
+        cp = (cp << 6) | (byte(i + k) & 0x3F);
+    }
+    const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    {
+        return 0;
+    }
+    return n;
+}
+} // namespace
+
+std::string
+PrintableText(const std::string& text)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();)
+    {
+        const auto b = static_cast<unsigned char>(text[i]);
+        std::size_t n = 1;
+        bool keep = b >= 0x20 && b < 0x7F;
+        if (b >= 0x80)
+        {
+            uint32_t cp = 0;
+            n = Utf8Sequence(text, i, cp);
+            keep = n > 0 && !IsInvisible(cp);
+            n = std::max<std::size_t>(n, 1);
+        }
+        for (std::size_t k = i; k < i + n; ++k)
+        {
+            if (keep)
+            {
+                out.push_back(text[k]);
+            }
+            else
+            {
+                const auto c = static_cast<unsigned char>(text[k]);
+                out += "\\x";
+                out.push_back(hex[c >> 4]);
+                out.push_back(hex[c & 0xF]);
+            }
+        }
+        i += n;
+    }
+    return out;
+}
+
 NodeId
 Topology::AddNode(const std::string& name, NodeKind kind, uint32_t ports, int32_t layer, bool relay)
 {

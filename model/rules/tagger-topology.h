@@ -20,16 +20,28 @@ namespace tagger
 {
 
 /**
+ * \p text with every byte that would not show as itself escaped as \\xNN:
+ * control characters (NUL, CR, ...), DEL, bytes that are not well-formed
+ * UTF-8 (a UTF-16 or Latin-1 file), and the invisible code points U+0080 to
+ * U+009F, U+00A0, U+00AD, U+200B to U+200F, U+2028, U+2029, U+2060 and
+ * U+FEFF (the byte order mark).  Other UTF-8 stays as it is.
+ * \param text the text \return it, printable on one line
+ */
+std::string PrintableText(const std::string& text);
+
+/**
  * \ingroup tagger
  * \brief Error raised by the algorithm library for input a user can get wrong
  * (unknown node, port out of range, malformed file, ...).  The message names
- * the thing at fault and is meant to be printed as is.
+ * the thing at fault and is meant to be printed as is: the input's bytes in it
+ * are made printable (PrintableText), so a NUL or a byte order mark read from a
+ * file shows in the message.
  */
 class TaggerError : public std::runtime_error
 {
   public:
     explicit TaggerError(const std::string& what)
-        : std::runtime_error(what)
+        : std::runtime_error(PrintableText(what))
     {
     }
 };

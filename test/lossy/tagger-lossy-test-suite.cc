@@ -100,7 +100,7 @@ class BounceAgreementTestCase : public TestCase
             tagger::FlowWalk w = walk(s, d, r.src, r.dst);
             tagger::FlowWalk ack = walk(d, s, r.dst, r.src); // ACKs reuse the flow's ports
             bool delivered = w.outcome == tagger::WalkOutcome::DELIVERED;
-            NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(),
+            NS_TEST_EXPECT_MSG_EQ(r.finished,
                                   delivered && ack.outcome == tagger::WalkOutcome::DELIVERED,
                                   "flow " << s << "->" << d << " completes iff both ways arrive");
             if (delivered)

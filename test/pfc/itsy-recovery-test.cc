@@ -137,14 +137,14 @@ class RxBufferTestCase : public TestCase
         Ptr<PfcNetDevice> s3ToH1 = net.GetDevice(line.s[2], 1);
         if (m_storm)
         {
-            NS_TEST_EXPECT_MSG_EQ(records[0].finish.IsZero(), true, "the flow never finishes");
+            NS_TEST_EXPECT_MSG_EQ(records[0].finished, false, "the flow never finishes");
             NS_TEST_EXPECT_MSG_EQ(s3ToH1->IsClassPaused(kLosslessClass), true, "S3 paused");
             // Delivered: at most what 200 us at 40 Gbps carries (1 MB).
             NS_TEST_EXPECT_MSG_LT(rdma.GetBytesDelivered(), 1000000u, "stopped early");
         }
         else
         {
-            NS_TEST_EXPECT_MSG_EQ(records[0].finish.IsZero(), false, "the flow finishes");
+            NS_TEST_EXPECT_MSG_EQ(records[0].finished, true, "the flow finishes");
             NS_TEST_EXPECT_MSG_GT(records[0].fct, MicroSeconds(1600), "drain-rate bound");
             NS_TEST_EXPECT_MSG_EQ(s3ToH1->IsClassPaused(kLosslessClass), false, "resumed");
         }
@@ -203,7 +203,7 @@ class WatchdogTestCase : public TestCase
                               wd->GetDrops(),
                               "counted as pfc-watchdog");
         NS_TEST_EXPECT_MSG_EQ(wd->GetRestorations(), 1u, "restored after the storm");
-        NS_TEST_EXPECT_MSG_EQ(rdma.GetFlowRecords()[0].finish.IsZero(), false, "flow finishes");
+        NS_TEST_EXPECT_MSG_EQ(rdma.GetFlowRecords()[0].finished, true, "flow finishes");
         Simulator::Destroy();
     }
 

@@ -495,7 +495,7 @@ class DataplaneFuzzTestCase : public TestCase
         for (const RdmaFlowRecord& r : rdma.GetFlowRecords())
         {
             ++totals.flows;
-            totals.flowsDone += r.finish.IsStrictlyPositive() ? 1 : 0;
+            totals.flowsDone += r.finished ? 1 : 0;
         }
         NS_LOG_INFO(
             what << ": " << (deadlock ? "DEADLOCK" : "ok") << " oracle=" << oracleDeadlock

@@ -271,7 +271,7 @@ class RdmaLineRateTestCase : public TestCase
         // The by-hand values, to within 1 ns per frame time in them.
         NS_TEST_EXPECT_MSG_EQ_TOL(fct, int64_t(4335004), int64_t(5003), "FCT by hand");
         NS_TEST_EXPECT_MSG_EQ_TOL(ideal, int64_t(4332866), int64_t(5001), "ideal FCT by hand");
-        NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, "the flow did not finish");
+        NS_TEST_EXPECT_MSG_EQ(r.finished, true, "the flow did not finish");
         NS_TEST_EXPECT_MSG_EQ(r.fct.GetNanoSeconds(), fct, "FCT");
         NS_TEST_EXPECT_MSG_EQ(r.finish.GetNanoSeconds(), start.GetNanoSeconds() + fct, "finish");
         NS_TEST_EXPECT_MSG_EQ(r.idealFct.GetNanoSeconds(), ideal, "ideal FCT");
@@ -352,7 +352,7 @@ class RdmaSamePairTestCase : public TestCase
         const int64_t latency = 2 * LinkNs(kDataWireBytes) + 2 * LinkNs(kAckWireBytes) + 4 * kD;
         for (const RdmaFlowRecord& r : records)
         {
-            NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, "a flow did not finish");
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, "a flow did not finish");
             NS_TEST_EXPECT_MSG_EQ(r.bytes, bytes, "bytes");
             NS_TEST_EXPECT_MSG_EQ(r.packets, 200, "packets: 200 KB / 1000 B");
             NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmitted");
@@ -571,7 +571,7 @@ class RdmaPfcIncastTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.active, 0, "flows not finished; " << what);
         for (const RdmaFlowRecord& f : r.records)
         {
-            NS_TEST_EXPECT_MSG_EQ(f.finish.IsStrictlyPositive(),
+            NS_TEST_EXPECT_MSG_EQ(f.finished,
                                   true,
                                   "flow from " << f.src << " not finished; " << what);
             NS_TEST_EXPECT_MSG_EQ(f.packets, 200, "packets of 200 KB");
@@ -623,7 +623,7 @@ class RdmaLossyIncastTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.active, 0, "flows not finished; " << what);
         for (const RdmaFlowRecord& f : r.records)
         {
-            NS_TEST_EXPECT_MSG_EQ(f.finish.IsStrictlyPositive(),
+            NS_TEST_EXPECT_MSG_EQ(f.finished,
                                   true,
                                   "flow from " << f.src << " not finished; " << what);
         }
@@ -795,7 +795,7 @@ class RdmaGoBackNTestCase : public TestCase
     void DoRun() override
     {
         FlapResult a = RunFlap(1000000, MicroSeconds(10) + NanoSeconds(100000));
-        NS_TEST_EXPECT_MSG_EQ(a.record.finish.IsStrictlyPositive(), true, "(a) not finished");
+        NS_TEST_EXPECT_MSG_EQ(a.record.finished, true, "(a) not finished");
         NS_TEST_EXPECT_MSG_EQ(a.delivered, 1000000, "(a) bytes delivered");
         NS_TEST_EXPECT_MSG_EQ(a.naks, 1, "(a) NAKs");
         NS_TEST_EXPECT_MSG_EQ(a.retransmitted, 9, "(a) retransmitted (114..122)");
@@ -810,7 +810,7 @@ class RdmaGoBackNTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(a.record.fct.GetNanoSeconds(), fctA, "(a) FCT");
 
         FlapResult b = RunFlap(100000, MicroSeconds(10) + NanoSeconds(86000));
-        NS_TEST_EXPECT_MSG_EQ(b.record.finish.IsStrictlyPositive(), true, "(b) not finished");
+        NS_TEST_EXPECT_MSG_EQ(b.record.finished, true, "(b) not finished");
         NS_TEST_EXPECT_MSG_EQ(b.delivered, 100000, "(b) bytes delivered");
         NS_TEST_EXPECT_MSG_EQ(b.naks, 0, "(b) NAKs: nothing follows the lost tail");
         NS_TEST_EXPECT_MSG_EQ(b.timeouts, 1, "(b) timeouts");
@@ -916,7 +916,7 @@ class RdmaRtoIdleTestCase : public TestCase
                               MicroSeconds(50),
                               "last ACK before the pause");
         NS_TEST_EXPECT_MSG_GT(pauseEnd.resume, MicroSeconds(1000), "resume time");
-        NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, "not finished");
+        NS_TEST_EXPECT_MSG_EQ(r.finished, true, "not finished");
         NS_TEST_EXPECT_MSG_GT(r.fct, MilliSeconds(1), "the pause did not hold the flow");
         NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "spurious retransmission timeout");
         NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmissions without loss");
@@ -1151,6 +1151,47 @@ class RdmaTsharkTestCase : public TestCase
  * The RoCEv2 host test cases, for the TestSuite "tagger-roce".
  * \return new test cases (the suite takes ownership)
  */
+/**
+ * \ingroup tagger-tests
+ * A flow that finishes at once is finished: one byte at time 0 over 2 Tbps
+ * links of zero delay.  Every frame (83 B of data, an ACK) takes under half a
+ * nanosecond, 0 ns at ns-3's 1 ns resolution, so the flow's FCT is exactly 0
+ * (by hand); it must still count as finished, not be taken for one that
+ * never did (finish time 0).
+ */
+class RdmaZeroFctTestCase : public TestCase
+{
+  public:
+    RdmaZeroFctTestCase()
+        : TestCase("RDMA: a flow finished with FCT 0 (2 Tbps, no delay) counts as finished")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfcTopologyHelper net(tagger::MakeLeafSpine(1, 1, 2));
+        net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue("2000Gbps"));
+        net.GetPfcHelper().SetChannelAttribute("Delay", TimeValue(Time(0)));
+        net.Build();
+        RdmaHelper rdma;
+        rdma.Install(net);
+        rdma.AddFlow(1, 0, 1, Time(0));
+        Simulator::Stop(MicroSeconds(100));
+        Simulator::Run();
+        std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one flow");
+        NS_TEST_EXPECT_MSG_EQ(records[0].fct, Time(0), "FCT 0: every frame takes 0 ns");
+        NS_TEST_EXPECT_MSG_EQ(records[0].finished, true, "finished at FCT 0");
+        NS_TEST_EXPECT_MSG_EQ(rdma.GetActiveFlows(), 0, "no flow active");
+        std::ostringstream summary;
+        RdmaHelper::PrintFctSummary(summary, records);
+        const bool listed = summary.str().find("flows completed: 1 of 1") != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(listed, true, summary.str());
+        Simulator::Destroy();
+    }
+};
+
 std::vector<TestCase*>
 MakeRdmaTestCases()
 {
@@ -1163,5 +1204,6 @@ MakeRdmaTestCases()
             new RdmaGoBackNTestCase,
             new RdmaRtoIdleTestCase,
             new RdmaCsvTestCase,
-            new RdmaTsharkTestCase};
+            new RdmaTsharkTestCase,
+            new RdmaZeroFctTestCase};
 }

@@ -15,7 +15,8 @@
  *  - rdma-workload-test-suite.cc: the shipped flow-size distributions and the
  *    Poisson flow generator;
  *  - rdma-workload-parse-test-suite.cc: reading CDF text and flow files;
- *  - rdma-test-suite.cc: the RoCEv2 host (RdmaNic) on PFC networks.
+ *  - rdma-test-suite.cc: the RoCEv2 host (RdmaNic) on PFC networks;
+ *  - rdma-packet-account-test.cc: where every data packet went (RdmaPacketAccount).
  */
 
 #include "ns3/test.h"
@@ -34,6 +35,8 @@ std::vector<TestCase*> MakeRdmaWorkloadTestCases();
 std::vector<TestCase*> MakeRdmaWorkloadParseTestCases();
 /// \return the RoCEv2 host test cases (test/roce/rdma-test-suite.cc)
 std::vector<TestCase*> MakeRdmaTestCases();
+/// \return the packet accounting test cases (test/roce/rdma-packet-account-test.cc)
+std::vector<TestCase*> MakeRdmaPacketAccountTestCases();
 
 /**
  * \ingroup tagger-tests
@@ -49,7 +52,8 @@ class TaggerRoceTestSuite : public TestSuite
                           &MakeRoceFrameTestCases,
                           &MakeRdmaWorkloadTestCases,
                           &MakeRdmaWorkloadParseTestCases,
-                          &MakeRdmaTestCases})
+                          &MakeRdmaTestCases,
+                          &MakeRdmaPacketAccountTestCases})
         {
             for (TestCase* tc : make())
             {

@@ -270,7 +270,7 @@ class BCubeRoceFlowsTestCase : public PfcTopologyTestCase
         }
         for (const RdmaFlowRecord& r : records)
         {
-            NS_TEST_EXPECT_MSG_EQ(r.finish.IsStrictlyPositive(), true, r.src << " -> " << r.dst);
+            NS_TEST_EXPECT_MSG_EQ(r.finished, true, r.src << " -> " << r.dst);
             NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0u, r.src << " -> " << r.dst);
             NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0u, r.src << " -> " << r.dst);
             // 200 KB at 40 Gb/s is 40 us of serialisation: the slowdown is finite and >= 1.
