@@ -83,6 +83,8 @@ struct HpccOptions
         {
             cmd.Fail(flag, flag == "flow-file" ? flowFile : topologyFile, e.what());
         }
+        cmd.CheckMemory("topology-file", topologyFile, topology.topo, 0);
+        cmd.CheckMemory("flow-file", flowFile, topology.topo, flows.size());
     }
 };
 

@@ -73,6 +73,7 @@ main(int argc, char* argv[])
         cmd.OpenOutput("csv", csv, csvFile);
     }
 
+    cmd.CheckMemory("k", std::to_string(k), tagger::MakeFatTree(k), senders);
     PfcTopologyHelper net(tagger::MakeFatTree(k));
     TaggerMpiHelper::SplitByPod(net);
     net.Build();

@@ -142,6 +142,10 @@ MakeFlows(WorkloadOptions& opt, uint32_t hosts)
                          TaggerCommandLine::FormatNumber(std::round(expected)) +
                          " flows; at most " + std::to_string(kMaxFlowFileFlows));
     }
+    opt.cmd.CheckMemory("arrivals-ms",
+                        TaggerCommandLine::FormatNumber(opt.arrivalsMs),
+                        tagger::MakeLeafSpine(opt.leaves, opt.spines, opt.hostsPerLeaf),
+                        uint64_t(expected) + 1);
     RdmaFlowGenerator generator(cdf);
     std::vector<uint32_t> all(hosts);
     for (uint32_t h = 0; h < hosts; ++h)

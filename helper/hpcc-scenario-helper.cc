@@ -248,7 +248,8 @@ HpccScenarioHelper::PrintFlows(std::ostream& os) const
 {
     std::vector<RdmaFlowRecord> records = GetFlowRecords();
     const tagger::Topology& topo = m_topology.topo;
-    for (std::size_t i = 0; i < records.size(); ++i)
+    const std::size_t shown = std::min<std::size_t>(records.size(), kPrintedFlows);
+    for (std::size_t i = 0; i < shown; ++i)
     {
         const tagger::HpccFlow& f = m_flows[i];
         const RdmaFlowRecord& r = records[i];
@@ -264,6 +265,11 @@ HpccScenarioHelper::PrintFlows(std::ostream& os) const
         {
             os << "not finished\n";
         }
+    }
+    if (shown < records.size())
+    {
+        os << "  ... and " << records.size() - shown
+           << " flows more (--fct or --csv: every flow)\n";
     }
     RdmaHelper::PrintFctSummary(os, records);
 }

@@ -130,9 +130,13 @@ class HpccScenarioHelper
     /// \return the FCT of the flow that finished last (0 when none did)
     Time GetLastFct() const;
 
+    /// The most flows PrintFlows prints a line for (a file of millions would flood stdout).
+    static constexpr std::size_t kPrintedFlows = 100;
+
     /**
      * Print one line per flow (hosts, class, dport, size, start; FCT and
-     * slowdown, or "not finished") and RdmaHelper::PrintFctSummary.
+     * slowdown, or "not finished"), for the first kPrintedFlows flows and one
+     * line counting the rest, and RdmaHelper::PrintFctSummary.
      * \param os where
      */
     void PrintFlows(std::ostream& os) const;

@@ -15,6 +15,10 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 
 namespace ns3
 {
@@ -483,6 +487,53 @@ PfcTopologyHelper::GetNodeId(const std::string& name) const
     tagger::NodeId v = m_topo.FindNode(name);
     NS_ABORT_MSG_IF(v == tagger::kNone, "PfcTopologyHelper: no node named '" << name << "'");
     return v;
+}
+
+uint64_t
+PfcTopologyHelper::EstimateMemory(const tagger::Topology& topology, uint64_t flows)
+{
+    uint64_t hosts = 0;
+    uint64_t switchPorts = 0;
+    for (tagger::NodeId v = 0; v < topology.GetNNodes(); ++v)
+    {
+        if (topology.IsForwarder(v))
+        {
+            switchPorts += topology.GetNode(v).ports;
+        }
+        if (topology.IsHost(v))
+        {
+            ++hosts;
+        }
+    }
+    return kBytesBase + hosts * kBytesPerHost + switchPorts * kBytesPerSwitchPort +
+           flows * kBytesPerFlow;
+}
+
+std::string
+PfcTopologyHelper::CheckMemory(const tagger::Topology& topology, uint64_t flows)
+{
+    std::ifstream meminfo("/proc/meminfo");
+    uint64_t availableKb = 0;
+    for (std::string key; meminfo >> key;)
+    {
+        if (key == "MemAvailable:")
+        {
+            meminfo >> availableKb;
+            break;
+        }
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    const uint64_t needed = EstimateMemory(topology, flows);
+    if (availableKb == 0 || needed / 1024 <= availableKb)
+    {
+        return "";
+    }
+    std::ostringstream why;
+    why << std::fixed << std::setprecision(1) << "needs about " << needed / 1e9 << " GB ("
+        << topology.GetNNodes() << " nodes, " << flows
+        << " flows: PfcTopologyHelper::EstimateMemory), more than the " << availableKb * 1024 / 1e9
+        << " GB this machine has available";
+    return why.str();
 }
 
 } // namespace ns3

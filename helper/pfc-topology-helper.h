@@ -148,6 +148,33 @@ class PfcTopologyHelper
      */
     static std::vector<uint32_t> RanksByPod(const tagger::Topology& topology, uint32_t ranks);
 
+    /// Memory a built network takes per host (its Internet stack, device and NIC), bytes.
+    static constexpr uint64_t kBytesPerHost = 80 * 1024;
+    /// Memory a built network takes per switch port (device, queues, MMU state), bytes.
+    static constexpr uint64_t kBytesPerSwitchPort = 3 * 1024;
+    /// Memory a RoCE flow takes (RdmaNic queue pair, flow record, events), bytes.
+    static constexpr uint64_t kBytesPerFlow = 1300;
+    /// Memory a process takes whatever the network (ns-3, the module, the program), bytes.
+    static constexpr uint64_t kBytesBase = 32 * 1024 * 1024;
+
+    /**
+     * The memory a run of \p topology with \p flows RoCE flows will take,
+     * from the constants above (measured on fat trees of k = 16 and 32, chains
+     * of 1,000 to 20,000 switches and flow files of 10^6 and 2^22 flows, and
+     * rounded up; the manual, "Limits").  Programs refuse, before building, a
+     * network that would not fit in the memory available (CheckMemory).
+     * \param topology the network \param flows RoCE flows \return bytes
+     */
+    static uint64_t EstimateMemory(const tagger::Topology& topology, uint64_t flows);
+
+    /**
+     * \param topology the network \param flows RoCE flows
+     * \return "" when EstimateMemory fits in the memory available now
+     *         (MemAvailable of /proc/meminfo; always "" where it cannot be read),
+     *         else what it needs and what there is
+     */
+    static std::string CheckMemory(const tagger::Topology& topology, uint64_t flows);
+
     /// \return each node's rank (SetNodeRanks; all 0 without it)
     std::vector<uint32_t> GetNodeRanks() const;
 

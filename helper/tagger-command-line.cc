@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/global-value.h"
+#include "ns3/pfc-topology-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/string.h"
 #include "ns3/tagger-io.h"
@@ -613,6 +614,19 @@ TaggerCommandLine::CheckedMultiply(const std::string& nameA,
         std::exit(2);
     }
     return a * b;
+}
+
+void
+TaggerCommandLine::CheckMemory(const std::string& flag,
+                               const std::string& value,
+                               const tagger::Topology& topology,
+                               uint64_t flows) const
+{
+    const std::string why = PfcTopologyHelper::CheckMemory(topology, flows);
+    if (!why.empty())
+    {
+        Fail(flag, value, why);
+    }
 }
 
 void

@@ -9,6 +9,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/tagger-topology.h"
 
 #include <cstdint>
 #include <fstream>
@@ -319,6 +320,17 @@ class TaggerCommandLine
                         const std::string& value,
                         uint64_t bytes,
                         const std::string& what = "a flow") const;
+
+    /**
+     * Fail unless a run of \p topology with \p flows RoCE flows fits in the
+     * memory available (PfcTopologyHelper::CheckMemory), before it is built.
+     * \param flag the flag that sizes it \param value its text
+     * \param topology the network \param flows the flows
+     */
+    void CheckMemory(const std::string& flag,
+                     const std::string& value,
+                     const tagger::Topology& topology,
+                     uint64_t flows) const;
 
     /**
      * Open \p path for writing (truncating it) before the simulation runs;

@@ -15,6 +15,7 @@
 #include "ns3/abort.h"
 #include "ns3/core-module.h"
 #include "ns3/pfc-deadlock-oracle.h"
+#include "ns3/pfc-header.h"
 #include "ns3/rdma-workload.h"
 #include "ns3/roce-header.h"
 #include "ns3/tagger-bounce-model.h"
@@ -180,6 +181,7 @@ class LossRun
         m_modelBounces;                                   //!< (src IP, sport) -> bounces
     std::chrono::steady_clock::time_point m_wallStart;    //!< for progress lines
     std::chrono::steady_clock::time_point m_lastProgress; //!< the last progress line
+    Time m_checkPeriod;                                   //!< how often Check runs
     std::unique_ptr<RdmaPacketAccount> m_account;         //!< where every data packet went
 };
 
@@ -212,9 +214,14 @@ LossRun::Build()
     m_net.GetRouteHelper().AssignStreams(0);
     for (uint64_t draw = 0; !DrawFailures(draw, srcs); ++draw)
     {
-        NS_ABORT_MSG_IF(draw == 999,
-                        "TaggerLossExperiment: 1000 failure draws all cut a sender off; "
-                        "lower the failure rate");
+        if (draw == 999)
+        {
+            std::ostringstream why;
+            why << "1000 draws of link failures at rate " << m_cfg.failureRate
+                << " all cut a sender off from host 0 (or left it no routable port): a "
+                   "Table VI cell needs every sender connected; lower --failure-rate";
+            PfcConfigurationError(why.str());
+        }
         ++m_result.redraws;
     }
     m_result.failedLinks = m_failed.size();
@@ -412,7 +419,7 @@ LossRun::Check()
                   << " flows active, " << std::fixed << std::setprecision(0) << wall << " s wall"
                   << std::endl;
     }
-    Simulator::Schedule(MilliSeconds(10), &LossRun::Check, this);
+    Simulator::Schedule(m_checkPeriod, &LossRun::Check, this);
 }
 
 TaggerLossResult
@@ -423,6 +430,8 @@ LossRun::Measure()
     m_oracle->Start(MicroSeconds(10), stop);
     m_wallStart = std::chrono::steady_clock::now();
     m_lastProgress = m_wallStart;
+    // Every 10 ms of simulated time, or 1,000 times over a long arrival window.
+    m_checkPeriod = std::max(MilliSeconds(10), m_result.arrivals / 1000);
     Simulator::Schedule(MilliSeconds(1), &LossRun::Check, this);
     Simulator::Stop(stop);
     Simulator::Run();
@@ -556,10 +565,32 @@ TaggerLossExperiment::FinishFlags(TaggerCommandLine& cmd,
                : mode == "tagger1" ? TaggerLossMode::TAGGER1
                                    : TaggerLossMode::TAGGER2;
     cfg.cdf = FindTaggerDataFile(workload + ".cdf");
-    cmd.CheckFlowBytes("workload",
-                       workload,
-                       FlowSizeCdf::Load(cfg.cdf).Quantile(1),
-                       "its largest flow size");
+    const FlowSizeCdf cdf = FlowSizeCdf::Load(cfg.cdf);
+    cmd.CheckFlowBytes("workload", workload, cdf.Quantile(1), "its largest flow size");
+    // The arrival window the packets take at the load (as AddTraffic computes
+    // it, with full frames), and the flows it brings.
+    const uint64_t payload = RdmaNic::GetMaxFlowBytes() / RdmaNic::kMaxFlowPackets;
+    const double frameBits = 8.0 * EthernetWireBytes(uint32_t(payload) + RdmaNic::kRoceHeaderBytes +
+                                                     kEthernetHeaderSize);
+    const double window =
+        double(cfg.packets) * frameBits / (cfg.load * double(DataRate(cfg.rate).GetBitRate()));
+    if (window > kMaxArrivalSeconds)
+    {
+        cmd.Fail("packets",
+                 std::to_string(cfg.packets),
+                 "at --load=" + TaggerCommandLine::FormatNumber(cfg.load) +
+                     " and --rate=" + cfg.rate + " the arrivals would take " +
+                     TaggerCommandLine::FormatNumber(window) +
+                     " s of simulated time, more than the " +
+                     TaggerCommandLine::FormatNumber(kMaxArrivalSeconds) +
+                     " s a cell may (raise the load or the rate, or lower the packets)");
+    }
+    const tagger::Topology topo = tagger::MakeFatTree(cfg.k);
+    cmd.CheckMemory("k", std::to_string(cfg.k), topo, 0);
+    cmd.CheckMemory("packets",
+                    std::to_string(cfg.packets),
+                    topo,
+                    uint64_t(double(cfg.packets) * payload / cdf.GetMean()) + 1);
     cfg.stop = TaggerCommandLine::MilliSecondsToTime(stopMs);
 }
 

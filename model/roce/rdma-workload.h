@@ -39,9 +39,10 @@ constexpr uint64_t kMaxCdfPoints = uint64_t(1) << 20;
 /**
  * \ingroup tagger
  * Most flows a flow file may have (as RdmaFlowGenerator::Generate's
- * reservation cap): each becomes a flow with its own events.
+ * reservation cap): 2^22.  Each becomes a flow of about 1.2 KB with its own
+ * events: 2^22 flows take about 5 GB (PfcTopologyHelper::EstimateMemory).
  */
-constexpr uint64_t kMaxFlowFileFlows = uint64_t(1) << 24;
+constexpr uint64_t kMaxFlowFileFlows = uint64_t(1) << 22;
 
 /**
  * \ingroup tagger

@@ -97,10 +97,12 @@ ShortestReal(double value)
     std::string text;
     for (int precision = 1; precision <= 17; ++precision)
     {
-        std::ostringstream os;
-        os.imbue(std::locale::classic());
-        os << std::setprecision(precision) << value;
-        text = os.str();
+        // "%.*g" is what an ostream with that precision writes (its default
+        // floatfield); snprintf takes a small part of the time (the C locale:
+        // nothing in the module sets another).
+        char buf[32];
+        std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
+        text = buf;
         double back = 0;
         if (ParseReal(text, "0123456789.eE+-", back) && back == value)
         {

@@ -34,8 +34,13 @@ constexpr uint64_t kMaxHpccRateBps = uint64_t(1) << 53;
 constexpr uint32_t kMaxHpccPriority = 7;
 /// Largest flow size of a flow file, in bytes (2^53, as the module's own flow files).
 constexpr uint64_t kMaxHpccFlowBytes = uint64_t(1) << 53;
-/// Most flows a flow file may announce (2^24, as the module's own flow files).
-constexpr uint64_t kMaxHpccFlows = uint64_t(1) << 24;
+/**
+ * Most flows a flow file may announce: 2^22 (4,194,304).  Each flow takes
+ * about 1.2 KB once the network is built (RdmaNic queue pair and record), so
+ * 2^22 flows take about 5 GB and two minutes of set-up (measured in the
+ * manual, "Limits"); 2^24 would take 20 GB.
+ */
+constexpr uint64_t kMaxHpccFlows = uint64_t(1) << 22;
 
 /// The physical properties of one link of an HPCC-family topology file.
 struct HpccLink

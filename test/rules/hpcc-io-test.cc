@@ -365,9 +365,10 @@ TEST(HpccFlowTest, BadLinesNamed)
         {"", "flow.txt:1: the file ends before the first line"},
         {"2 3\n", "flow.txt:1: extra fields"},
         {"x\n", "flow.txt:1: flow count 'x' is not a whole number"},
-        {"16777217\n",
-         "flow.txt:1: flow count '16777217' is out of range: expected a whole "
-         "number in [0, 16777216]"},
+        // 2^22 + 1 flows: one more than kMaxHpccFlows (about 5 GB of flows).
+        {"4194305\n",
+         "flow.txt:1: flow count '4194305' is out of range: expected a whole "
+         "number in [0, 4194304]"},
         {"1\n0 1 3 100 1000\n", "flow.txt:2: missing fields: 5 fields, expected 6"},
         {"1\n0 2 3 100 1000 1.0\n", "flow.txt:2: node 2 is a switch"},
         {"1\n0 5 3 100 1000 1.0\n",

@@ -689,10 +689,40 @@ class RanksByPodTestCase : public PfcTopologyTestCase
  * The route, name and failure test cases, for the TestSuite "tagger-topology".
  * \return new test cases (the suite takes ownership)
  */
+/**
+ * \ingroup tagger-tests
+ * The memory estimate counts what it says: a k = 4 fat tree has 16 hosts and
+ * 20 switches of 4 ports (80 switch ports), by hand; 10^13 flows (13 PB)
+ * exceed any machine's memory and are refused with the figures.
+ */
+class MemoryEstimateTestCase : public TestCase
+{
+  public:
+    MemoryEstimateTestCase()
+        : TestCase("PfcTopologyHelper: the memory estimate counts hosts, switch ports and flows")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const tagger::Topology fatTree = tagger::MakeFatTree(4);
+        const uint64_t byHand =
+            PfcTopologyHelper::kBytesBase + 16 * PfcTopologyHelper::kBytesPerHost +
+            80 * PfcTopologyHelper::kBytesPerSwitchPort + 1000 * PfcTopologyHelper::kBytesPerFlow;
+        NS_TEST_EXPECT_MSG_EQ(PfcTopologyHelper::EstimateMemory(fatTree, 1000), byHand, "k = 4");
+        NS_TEST_EXPECT_MSG_EQ(PfcTopologyHelper::CheckMemory(fatTree, 1000), "", "fits");
+        const std::string why = PfcTopologyHelper::CheckMemory(fatTree, 10000000000000ULL);
+        const bool named = why.find("needs about 13000") != std::string::npos; // 1.3e16 B
+        NS_TEST_EXPECT_MSG_EQ(named, true, why);
+    }
+};
+
 std::vector<TestCase*>
 MakePfcTopologyRoutesTestCases()
 {
-    return {new JellyfishRoutesTestCase,
+    return {new MemoryEstimateTestCase,
+            new JellyfishRoutesTestCase,
             new F10EcmpTestCase,
             new EveryFamilyTestCase,
             new NamesTestCase,
