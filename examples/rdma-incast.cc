@@ -130,8 +130,8 @@ Report(IncastOptions& opt,
         marked += PfcHelper::GetSwitch(net.GetSwitches().Get(i))->GetEcnMarkedCount();
     }
     std::cout << "ECN marks " << marked << ", CNPs " << rdma.GetCnps() << ", retransmitted "
-              << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", drops "
-              << stats.GetDropCount() << "\n";
+              << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << "\n";
+    stats.PrintDrops(std::cout);
     oracle.PrintSummary(std::cout);
     rdma.WriteFlowRecords(opt.csvFile);
     opt.cmd.CloseOutput("csv", opt.csv, opt.csvFile);
