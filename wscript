@@ -211,6 +211,7 @@ def build(bld):
         'test/pfc/ttl-classifier-test-suite.cc',
         'test/pfc/itsy-test-suite.cc',
         'test/pfc/itsy-recovery-test.cc',
+        'test/pfc/itsy-long-loop-test.cc',
         'test/pfc/itsy-fuzz-test-suite.cc',
         'test/lossy/tagger-lossy-test-suite.cc',
         'test/hpcc/hpcc-scenario-test-suite.cc',

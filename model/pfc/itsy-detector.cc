@@ -4,6 +4,7 @@
 
 #include "itsy-detector.h"
 
+#include "pfc-channel.h"
 #include "pfc-switch-net-device.h"
 #include "tagger-ns3-release-compat.h"
 
@@ -122,6 +123,7 @@ ItsyDetector::Attach(PfcSwitchNetDevice* sw)
     m_probes.assign(pcs, Probe());
     m_hostProbes.assign(pcs, Probe());
     m_lossyUntil.assign(pcs, Time(0));
+    m_holdTailUntil.assign(pcs, Time(0));
     m_drainUntil.assign(pcs, Time(0));
 }
 
@@ -298,13 +300,26 @@ ItsyDetector::StartProbe(uint32_t i,
                          bool inPause)
 {
     Probe& p = m_probes[i];
-    p.retry.Cancel();
     p.active = true;
     p.middle = middle;
     p.declared = false;
-    p.seq = ++m_seq;
     p.trigNode = trigNode;
     p.trigPort = trigPort;
+    p.interval = m_probeInterval;
+    SendProbe(i, inPause);
+}
+
+void
+ItsyDetector::SendProbe(uint32_t i, bool inPause)
+{
+    Probe& p = m_probes[i];
+    p.retry.Cancel();
+    p.seq = ++m_seq;
+    p.sent.emplace_back(p.seq, Simulator::Now());
+    if (p.sent.size() > kSentSeqs)
+    {
+        p.sent.pop_front();
+    }
     ItsyMessage m = ProbeMessage(i);
     m_sent[i][Key(m_node, uint16_t(i))] = p.seq;
     uint32_t port = i / kPfcClasses;
@@ -322,7 +337,7 @@ ItsyDetector::StartProbe(uint32_t i,
         h.message = m;
         SendSynthesized(port, h);
     }
-    p.retry = Simulator::Schedule(m_probeInterval, &ItsyDetector::RetryProbe, this, i);
+    p.retry = Simulator::Schedule(p.interval, &ItsyDetector::RetryProbe, this, i);
 }
 
 void
@@ -345,12 +360,7 @@ ItsyDetector::RetryProbe(uint32_t i)
     {
         return;
     }
-    p.seq = ++m_seq;
-    m_sent[i][Key(m_node, uint16_t(i))] = p.seq;
-    ItsyHeader h;
-    h.message = ProbeMessage(i);
-    SendSynthesized(port, h);
-    p.retry = Simulator::Schedule(m_probeInterval, &ItsyDetector::RetryProbe, this, i);
+    SendProbe(i, false);
 }
 
 ItsyMessage
@@ -549,17 +559,41 @@ ItsyDetector::HandleReturn(uint32_t e, const ItsyMessage& m)
         ++m_dropped;
         return;
     }
-    const Probe& p = m_probes[i];
-    if (!p.active || p.declared || p.seq != m.seq || m_counts[Ci(e, i)] == 0 ||
+    Probe& p = m_probes[i];
+    if (!p.active || p.declared || m_counts[Ci(e, i)] == 0 ||
         !IsPausing(i / kPfcClasses, uint8_t(i % kPfcClasses)))
     {
-        ++m_dropped; // an older episode, or P_gen no longer in xi_E
+        ++m_dropped; // P_gen no longer in xi_E, or no longer pausing
         return;
     }
-    // Lemma 1: the chain passed P_gen of S_gen again in the same episode.
+    Time now = Simulator::Now();
+    auto sent = std::find_if(p.sent.begin(), p.sent.end(), [&m](const auto& s) {
+        return s.first == m.seq;
+    });
+    if (p.seq != m.seq)
+    {
+        // A message a retry replaced came back: the loop's round trip is longer
+        // than the interval, and every retry would rewrite the records of the
+        // one before while its temporal check goes round.  Probe again now,
+        // retrying only after three such round trips.
+        ++m_dropped;
+        if (sent != p.sent.end() && (now - sent->second) * 3 > p.interval)
+        {
+            p.interval = (now - sent->second) * 3;
+            Decide("probe-interval-raised", i);
+            SendProbe(i, false);
+        }
+        return;
+    }
+    // Lemma 1: the chain passed P_gen of S_gen again in the same episode.  No
+    // retry while the temporal check goes round: the next one waits twice the
+    // round trip just measured (the check takes one more), at least the interval.
     ++m_loops;
     Decide("causality-loop", e);
-    Time now = Simulator::Now();
+    const Time lap = sent != p.sent.end() ? now - sent->second : Time(0);
+    p.retry.Cancel();
+    p.retry =
+        Simulator::Schedule(std::max(p.interval, lap * 2), &ItsyDetector::RetryProbe, this, i);
     m_records[e][Key(m.genNode, m.genPort)] = Record{m.seq, now, m.trigNode, m.trigPort, false};
     ItsyHeader h;
     h.message = m;
@@ -658,7 +692,7 @@ ItsyDetector::Declare(uint32_t i, const ItsyHeader& h)
         Break(h);
         // The loop may form again while this port keeps pausing: go on probing.
         p.declared = false;
-        p.retry = Simulator::Schedule(m_probeInterval, &ItsyDetector::RetryProbe, this, i);
+        p.retry = Simulator::Schedule(p.interval, &ItsyDetector::RetryProbe, this, i);
     }
 }
 
@@ -697,6 +731,9 @@ ItsyDetector::ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls)
             m_sw->GetPort(port)->StopPausing(cls);
             NotifyStopPausing(port, cls);
         }
+        // When the hold ends the class is lossless again: a queue that turned
+        // OFF meanwhile must pause its upstream then (its transition is past).
+        Simulator::Schedule(m_holdTime, &ItsyDetector::EndHold, this, port, cls);
         Decide("trigger-ingress-lossy", i);
         return true;
     }
@@ -711,6 +748,31 @@ ItsyDetector::ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls)
         }
     }
     return false;
+}
+
+void
+ItsyDetector::EndHold(uint32_t port, uint8_t cls)
+{
+    if (!IsIngressLossy(port, cls)) // not held again meanwhile (a later hold ends later)
+    {
+        Decide("trigger-hold-ended", Pc(port, cls));
+        // What the upstream sent before our PAUSE reaches it still arrives, into
+        // a queue whose headroom the hold may have filled: those frames are the
+        // hold's, dropped as itsy-recovery (two delays, two frames, processing).
+        Ptr<PfcNetDevice> dev = m_sw->GetPort(port);
+        const Time delay = dev->GetPfcChannel() ? dev->GetPfcChannel()->GetDelay() : Time(0);
+        m_holdTailUntil[Pc(port, cls)] = Simulator::Now() + delay * 2 +
+                                         PfcTxTime(dev->GetDataRate(), 2 * dev->GetMtu()) +
+                                         dev->GetProcessingDelay();
+        m_sw->ReevaluatePause(port, cls);
+    }
+}
+
+bool
+ItsyDetector::IsHoldDrop(uint32_t port, uint8_t cls) const
+{
+    const Time now = Simulator::Now();
+    return now < m_lossyUntil[Pc(port, cls)] || now < m_holdTailUntil[Pc(port, cls)];
 }
 
 bool

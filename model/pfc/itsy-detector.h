@@ -16,6 +16,7 @@
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -163,15 +164,23 @@ class ItsyDetector : public Object
      * Initial-trigger handling (Recovery Trigger; ITSY Sec. IV): if node
      * \p trigNode is this switch, its ingress (\p port, \p cls) turns lossy
      * for HoldTime: a RESUME goes upstream now and no PAUSE until the end,
-     * so frames beyond the queue's lossless limit are dropped
-     * (lossless-overflow); a queue still OFF when the hold ends pauses
-     * again only at its next Xoff crossing; if
+     * so frames beyond the queue's lossless limit are dropped as
+     * itsy-recovery (this recovery's drops, not a PFC failure); when the
+     * hold ends, a queue still OFF pauses its upstream at once (EndHold,
+     * PfcSwitchNetDevice::ReevaluatePause), so the class is lossless again; if
      * it is a host on one of this switch's ports, that port ignores the
      * host's PAUSE frames for \p cls for HoldTime.
      * \param trigNode S_tri \param port P_tri's port \param cls its class
      * \return whether this switch acted
      */
     bool ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls);
+    /**
+     * \param port ingress port \param cls pause class
+     * \return whether a lossless overflow there now is Trigger recovery's drop:
+     *         during the hold, and until what the upstream sent before the
+     *         PAUSE that ends it has arrived
+     */
+    bool IsHoldDrop(uint32_t port, uint8_t cls) const;
     /// \param port ingress port \param cls pause class \return turned lossy by ResolveTrigger now
     bool IsIngressLossy(uint32_t port, uint8_t cls) const;
     /// \param port egress port \param cls class \return a loop queue Break drains now
@@ -233,7 +242,33 @@ class ItsyDetector : public Object
         uint32_t trigNode = 0; //!< S_tri
         uint16_t trigPort = 0; //!< P_tri
         EventId retry;         //!< next retry
+        /// Between retries: ProbeInterval, or longer once a checking message
+        /// came back after a retry had replaced it (the loop's round trip is
+        /// longer than ProbeInterval): then three of those round trips, so
+        /// that a probe and its temporal check both finish before the next.
+        Time interval;
+        /// When the latest Seq_ids were sent (the last kSentSeqs), to measure
+        /// the round trip of a message that comes back.
+        std::deque<std::pair<uint32_t, Time>> sent;
     };
+
+    /// How many Seq_ids of a probe keep their send time (Probe::sent).
+    static constexpr std::size_t kSentSeqs = 16;
+
+    /**
+     * Send probe \p i's current Seq_id (its checking message goes out with
+     * it) and schedule the next retry after its interval.
+     * \param i the pausing ingress (port, class)
+     * \param inPause whether the message rides in the PAUSE about to leave
+     */
+    /**
+     * The Trigger hold of (\p port, \p cls) ends: the switch pauses the
+     * upstream if the class's ingress queue is OFF (PfcSwitchNetDevice::ReevaluatePause).
+     * \param port the port \param cls the class
+     */
+    void EndHold(uint32_t port, uint8_t cls);
+
+    void SendProbe(uint32_t i, bool inPause);
 
     typedef std::map<uint64_t, Record> Records; //!< by generic initiator key
 
@@ -288,19 +323,20 @@ class ItsyDetector : public Object
     /// Trace a decision. \param what it \param index (port, class) index
     void Decide(const std::string& what, uint32_t index);
 
-    Time m_probeInterval;            //!< ProbeInterval
-    Recovery m_recovery;             //!< Recovery
-    Time m_holdTime;                 //!< HoldTime
-    std::vector<Time> m_lossyUntil;  //!< per ingress pc: lossy until (ResolveTrigger)
-    uint64_t m_recoveryDrops;        //!< counter
-    Time m_breakTime;                //!< BreakTime
-    std::vector<Time> m_drainUntil;  //!< per egress pc: Break drops its arrivals until
-    PfcSwitchNetDevice* m_sw;        //!< the switch (owns this detector)
-    uint32_t m_node;                 //!< its node id
-    uint32_t m_nPorts;               //!< ports
-    std::vector<uint32_t> m_counts;  //!< causality counts [egress pc][ingress pc]
-    std::vector<uint8_t> m_pausedRx; //!< per egress pc: paused by its downstream
-    std::vector<Records> m_records;  //!< per egress pc: records received
+    Time m_probeInterval;              //!< ProbeInterval
+    Recovery m_recovery;               //!< Recovery
+    Time m_holdTime;                   //!< HoldTime
+    std::vector<Time> m_lossyUntil;    //!< per ingress pc: lossy until (ResolveTrigger)
+    std::vector<Time> m_holdTailUntil; //!< per ingress pc: the hold's frames still arrive (EndHold)
+    uint64_t m_recoveryDrops;          //!< counter
+    Time m_breakTime;                  //!< BreakTime
+    std::vector<Time> m_drainUntil;    //!< per egress pc: Break drops its arrivals until
+    PfcSwitchNetDevice* m_sw;          //!< the switch (owns this detector)
+    uint32_t m_node;                   //!< its node id
+    uint32_t m_nPorts;                 //!< ports
+    std::vector<uint32_t> m_counts;    //!< causality counts [egress pc][ingress pc]
+    std::vector<uint8_t> m_pausedRx;   //!< per egress pc: paused by its downstream
+    std::vector<Records> m_records;    //!< per egress pc: records received
     std::vector<std::map<uint64_t, uint32_t>> m_sent; //!< per ingress pc: key -> Seq sent
     std::vector<Probe> m_probes;                      //!< per ingress pc: own episodes
     std::vector<Probe> m_hostProbes; //!< per egress pc: episodes on a host's behalf

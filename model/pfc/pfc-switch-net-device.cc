@@ -498,7 +498,19 @@ PfcSwitchNetDevice::AdmitIngress(Ptr<Packet> packet, Ipv4Header& ip, PfcQueueEnt
     SwitchMmu::Admission adm = m_mmu->AdmitLossless(entry.inPort, entry.inQueue, entry.bytes);
     if (adm.segment == MmuSegment::DROPPED)
     {
-        DropPacket(packet, ip, entry.inPort, PfcDropReason::LOSSLESS_OVERFLOW);
+        // While ITSY holds the class lossy (Trigger recovery), and until what
+        // the upstream sent then has arrived, its upstream was not paused: what
+        // overflows is that recovery's drop, not PFC's failure.
+        const bool held =
+            m_itsy && m_itsy->IsHoldDrop(entry.inPort, m_classifier->GetPauseClass(entry.inQueue));
+        if (held)
+        {
+            m_itsy->NotifyRecoveryDrop();
+        }
+        DropPacket(packet,
+                   ip,
+                   entry.inPort,
+                   held ? PfcDropReason::ITSY_RECOVERY : PfcDropReason::LOSSLESS_OVERFLOW);
         return false;
     }
     if (adm.pause || adm.resume)
@@ -667,6 +679,23 @@ PfcSwitchNetDevice::IngressQueueTurned(uint32_t port, uint8_t queue, bool off)
         if (m_itsy)
         {
             m_itsy->NotifyStopPausing(port, cls);
+        }
+    }
+}
+
+void
+PfcSwitchNetDevice::ReevaluatePause(uint32_t port, uint8_t cls)
+{
+    if (port >= m_ports.size() || m_ports[port]->IsPausingPeer(cls))
+    {
+        return;
+    }
+    for (uint8_t q = 0; q < kPfcClasses; ++q)
+    {
+        if (m_classifier->GetPauseClass(q) == cls && m_mmu->IsOff(port, q))
+        {
+            IngressQueueTurned(port, q, true); // still OFF: PAUSE now
+            return;
         }
     }
 }

@@ -182,6 +182,15 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
      * \return "" or what does not fit
      */
     std::string CheckBuffer();
+
+    /**
+     * Send PAUSE for class \p cls out of \p port if an ingress queue of that
+     * class is OFF and the port is not pausing it: the pause decision of a queue
+     * that turned OFF while ITSY held the class lossy (Trigger recovery), made
+     * when the hold ends.
+     * \param port the ingress port \param cls the pause class
+     */
+    void ReevaluatePause(uint32_t port, uint8_t cls);
     Ptr<ItsyDetector> GetItsy() const;    //!< \return the ITSY detector (null: off)
     Ptr<PfcWatchdog> GetWatchdog() const; //!< \return the PFC watchdog (null: off)
 

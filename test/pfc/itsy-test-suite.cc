@@ -98,6 +98,7 @@ RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::st
         out.recoveryDrops += d->GetRecoveryDrops();
     }
     out.switchRecoveryDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::ITSY_RECOVERY);
+    out.losslessDrops = PfcStatsHelper(net).GetDropCount(PfcDropReason::LOSSLESS_OVERFLOW);
     out.received = traffic.GetReceived();
     Simulator::Destroy();
     return out;
@@ -472,6 +473,8 @@ class ItsyTestSuite : public TestSuite
         AddTestCase(MakeRxBufferTestCase(false));
         AddTestCase(MakeRxBufferTestCase(true));
         AddTestCase(MakeWatchdogTestCase());
+        AddTestCase(MakeItsyLongLoopTestCase());
+        AddTestCase(MakeItsyRecoveryLosslessTestCase());
     }
 };
 

@@ -42,6 +42,7 @@ struct ItsyOutcome
     uint64_t triggers = 0;                                          //!< initial triggers
     uint64_t recoveryDrops = 0;       //!< frames the detectors' Break dropped
     uint64_t switchRecoveryDrops = 0; //!< itsy-recovery drops the switches counted
+    uint64_t losslessDrops = 0;       //!< lossless-overflow drops (PFC failed)
     uint64_t received = 0;            //!< UDP packets the sinks received
     uint32_t xNode = 0;               //!< node id of X (or of the storming host)
 };
@@ -77,6 +78,10 @@ ItsyOutcome RunRing(RingMode mode, const std::string& recovery);
 /// \return a TestCase of recovery (Break, or Trigger) on the ring \param trigger Trigger
 /// \param mode PAUSING_HOST (a host trigger) or OUT_OF_LOOP (a switch trigger)
 TestCase* MakeItsyRecoveryTestCase(bool trigger, RingMode mode);
+/// \return the TestCase of rings with long round trips (test/pfc/itsy-long-loop-test.cc)
+TestCase* MakeItsyLongLoopTestCase();
+/// \return the TestCase of recovery ending lossless (test/pfc/itsy-long-loop-test.cc)
+TestCase* MakeItsyRecoveryLosslessTestCase();
 /// \return a TestCase of the PFC watchdog (a storming host on a line)
 TestCase* MakeWatchdogTestCase();
 /// \return a TestCase of RdmaRxBuffer: a slow receiver (storm false) or a PFC storm
