@@ -68,6 +68,10 @@ main(int argc, char* argv[])
                         cfg.pcap,
                         {"-L1-port0.pcap"});
     cmd.Parse(argc, argv);
+    if (!cfg.itsy && (cfg.recovery == "break" || cfg.recovery == "trigger"))
+    {
+        cmd.Fail("recovery", cfg.recovery, "is ITSY's recovery: it needs --itsy=true");
+    }
     std::ofstream dat;
     std::ofstream plt;
     cmd.OpenOutput("out", out + "-rate.dat", dat, out);

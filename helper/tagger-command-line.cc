@@ -426,6 +426,7 @@ TaggerCommandLine::Parse(int argc, char* argv[])
             std::exit(0);
         }
     }
+    CheckAttributeArguments(argc, argv);
     std::vector<char*> args(argv, argv + argc);
     args.erase(std::remove_if(args.begin() + std::min(argc, 1),
                               args.end(),
@@ -462,6 +463,46 @@ TaggerCommandLine::Parse(int argc, char* argv[])
         }
     }
     CheckFiles();
+}
+
+void
+TaggerCommandLine::CheckAttributeArguments(int argc, char* argv[]) const
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        const std::size_t eq = arg.find('=');
+        if (arg.compare(0, 7, "--ns3::") != 0 || eq == std::string::npos)
+        {
+            continue; // ns3::CommandLine reports what it does not know
+        }
+        const std::string name = arg.substr(2, eq - 2); // ns3::Class::Attribute
+        const std::string value = arg.substr(eq + 1);
+        const std::size_t colons = name.rfind("::");
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        if (colons == std::string::npos || colons < 5 ||
+            !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid) ||
+            !tid.LookupAttributeByName(name.substr(colons + 2), &info))
+        {
+            continue;
+        }
+        // ns-3's integer values abort on text that is not a number: read it first.
+        const std::string type = info.checker->GetValueTypeName();
+        const bool integer = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+        const std::size_t digits = value.find_first_not_of("0123456789", value[0] == '-' ? 1 : 0);
+        Ptr<AttributeValue> parsed = info.checker->Create();
+        if ((integer && (value.empty() || digits != std::string::npos || value == "-")) ||
+            !parsed->DeserializeFromString(value, info.checker) || !info.checker->Check(*parsed))
+        {
+            std::string why = "is not a valid value of this attribute";
+            if (info.checker->HasUnderlyingTypeInformation())
+            {
+                why += " (" + info.checker->GetUnderlyingTypeInformation() + ")";
+            }
+            Fail(name, value, why);
+        }
+    }
 }
 
 bool

@@ -458,6 +458,13 @@ class TaggerCommandLine
      * \param arg one argument \return whether it was such a flag (and is taken)
      */
     bool TakeValueless(const std::string& arg);
+    /**
+     * Fail on a --ns3::Class::Attribute=value whose value the attribute's
+     * checker refuses (ns-3 would end the program with an abort), naming the
+     * valid values where the checker knows them (an enum's names).
+     * \param argc count \param argv the arguments
+     */
+    void CheckAttributeArguments(int argc, char* argv[]) const;
     /// Check the input and output files of the flags (after parsing).
     void CheckFiles() const;
     /// Fail on an output that is the same file as an input or as another output

@@ -146,7 +146,8 @@ def build_cases(bindir, programs, table_cases):
             continue
         rows = [c for c in table_cases if c[1] == program]
         for where, _, flag, _, _ in rows:
-            if flag not in flags:
+            # ns3::Class::Attribute: an attribute's default, as every program takes.
+            if flag not in flags and not flag.startswith("ns3::"):
                 failures.append(f"{where}: {program} has no flag --{flag}")
         for flag, (kind, bounds) in flags.items():
             generated = sorted(GENERATORS[kind](bounds))
