@@ -12,6 +12,7 @@
 #include "ns3/abort.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -97,6 +98,21 @@ RdmaPacketAccount::Now() const
 }
 
 uint64_t
+RdmaPacketAccount::Forwarded() const
+{
+    uint64_t n = 0;
+    const tagger::Topology& topo = m_net.GetTopology();
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        if (topo.IsForwarder(v))
+        {
+            n += m_net.GetSwitch(v)->GetForwardedCount();
+        }
+    }
+    return n;
+}
+
+uint64_t
 RdmaPacketAccount::QueuedData() const
 {
     uint64_t n = 0;
@@ -128,11 +144,32 @@ RdmaPacketAccount::QueuedData() const
     return n;
 }
 
+Time
+RdmaPacketAccount::GetDefaultQuiet() const
+{
+    Time longest;
+    const tagger::Topology& topo = m_net.GetTopology();
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+        {
+            if (Ptr<PfcNetDevice> device = m_net.GetDevice(v, p))
+            {
+                UintegerValue quanta;
+                device->GetAttribute("PauseQuanta", quanta);
+                longest = Max(longest, PfcTxTime(device->GetDataRate(), quanta.Get() * 512 / 8));
+            }
+        }
+    }
+    return longest * 2 + MilliSeconds(1);
+}
+
 void
 RdmaPacketAccount::Settle(Time quiet, Time limit)
 {
     NS_ABORT_MSG_IF(m_measured, "RdmaPacketAccount::Settle: called twice");
-    NS_ABORT_MSG_IF(!quiet.IsStrictlyPositive(), "RdmaPacketAccount::Settle: quiet must be > 0");
+    NS_ABORT_MSG_IF(quiet.IsStrictlyNegative(), "RdmaPacketAccount::Settle: quiet must be >= 0");
+    quiet = quiet.IsZero() ? GetDefaultQuiet() : quiet;
     m_measured = true;
     m_atStop = Now();
     for (uint32_t h = 0; h < m_rdma.GetNHosts(); ++h)
@@ -143,18 +180,23 @@ RdmaPacketAccount::Settle(Time quiet, Time limit)
     Time lastChange = start;
     uint64_t fates = m_atStop.Fates();
     uint64_t queued = QueuedData();
+    uint64_t forwarded = Forwarded(); // frames that move from queue to queue
     // Run on in steps of `quiet` (a stop another helper scheduled may end a
-    // step early) until nothing changed for `quiet`, or the limit.
+    // step early) until nothing changed for `quiet`: no fate, no queue, no
+    // switch forwarding a frame (a frame that moves between queues changes
+    // neither of the others), or the limit.
     while (Simulator::Now() - lastChange < quiet && Simulator::Now() - start < limit)
     {
         Simulator::Stop(quiet);
         Simulator::Run();
         const uint64_t f = Now().Fates();
         const uint64_t q = QueuedData();
-        if (f != fates || q != queued)
+        const uint64_t w = Forwarded();
+        if (f != fates || q != queued || w != forwarded)
         {
             fates = f;
             queued = q;
+            forwarded = w;
             lastChange = Simulator::Now();
         }
     }

@@ -35,11 +35,13 @@ class RdmaHelper;
  *
  * In flight is measured, not inferred: Settle(), called once Simulator::Run
  * has returned at the stop, stops every sender (RdmaNic::StopFlows: no first
- * transmission, no resend), runs the simulation on until nothing changes for
- * a while, and counts what reached a fate meanwhile (delivered, discarded,
- * dropped) plus the data packets still held in a device queue or a receive
- * buffer (a deadlocked network keeps them).  Results read before Settle stay
- * those of the stop; the events Settle runs change only what it measures.
+ * transmission, no resend), runs the simulation on until nothing changes
+ * (no fate, no queue's data, no switch forwarding a frame) for
+ * GetDefaultQuiet, and counts what reached a fate meanwhile (delivered,
+ * discarded, dropped) plus the data packets still held in a device queue or
+ * a receive buffer (a deadlocked network keeps them).  Results read before
+ * Settle stay those of the stop; the events Settle runs change only what it
+ * measures.
  *
  * \code
  *   RdmaPacketAccount account(net, rdma);   // after rdma.Install, before Run
@@ -66,10 +68,18 @@ class RdmaPacketAccount
      * Measure what is in flight (see the class comment).  Call once, after
      * Simulator::Run returned and before Simulator::Destroy.
      * \param quiet how long nothing may change before the network counts as
-     *        settled (simulated time, > 0)
+     *        settled (simulated time; 0: GetDefaultQuiet)
      * \param limit the most simulated time to run on
      */
-    void Settle(Time quiet = MilliSeconds(1), Time limit = Seconds(1));
+    void Settle(Time quiet = Time(0), Time limit = Seconds(10));
+
+    /**
+     * \return how long a settled network stays unchanged at least: twice the
+     *         longest PAUSE of any device (its PauseQuanta at its rate: a
+     *         queue paused by a PAUSE that is no longer refreshed moves only
+     *         when it expires, 0.84 ms at 40 Gbps), plus 1 ms
+     */
+    Time GetDefaultQuiet() const;
 
     uint64_t GetSent() const;      //!< \return data packets sent, first and again, at the stop
     uint64_t GetDelivered() const; //!< \return data packets received in order, at the stop
@@ -104,6 +114,7 @@ class RdmaPacketAccount
 
     Counts Now() const;          //!< \return the counts now
     uint64_t QueuedData() const; //!< \return data packets held in queues and buffers now
+    uint64_t Forwarded() const;  //!< \return frames every switch has forwarded, now
     /// Switch Drop trace. \param frame the frame \param port ingress \param reason why
     void SwitchDrop(Ptr<const Packet> frame, uint32_t port, PfcDropReason reason);
     /// Host device Drop trace. \param frame the frame \param reason why

@@ -45,12 +45,17 @@ class AccountIncastTestCase : public TestCase
 {
   public:
     /// \param failure a core link fails (fat tree, Tagger) \param pfc PFC on
-    /// \param stop the stop (ms) \param name the case
-    AccountIncastTestCase(bool failure, bool pfc, double stop, const std::string& name)
+    /// \param stop the stop (ms) \param name the case \param run the RngRun
+    AccountIncastTestCase(bool failure,
+                          bool pfc,
+                          double stop,
+                          const std::string& name,
+                          uint64_t run = 1)
         : TestCase("RdmaPacketAccount: " + name),
           m_failure(failure),
           m_pfc(pfc),
-          m_stop(MicroSeconds(int64_t(stop * 1000)))
+          m_stop(MicroSeconds(int64_t(stop * 1000))),
+          m_run(run)
     {
     }
 
@@ -58,7 +63,7 @@ class AccountIncastTestCase : public TestCase
     void DoRun() override
     {
         RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
+        RngSeedManager::SetRun(m_run);
         PfcTopologyHelper net(m_failure ? tagger::MakeFatTree(4) : tagger::MakeLeafSpine(2, 2, 8));
         if (!m_pfc)
         {
@@ -115,6 +120,7 @@ class AccountIncastTestCase : public TestCase
     bool m_failure; //!< a core link fails under Tagger
     bool m_pfc;     //!< PFC on
     Time m_stop;    //!< the stop
+    uint64_t m_run; //!< RngRun
 };
 
 /**
@@ -182,6 +188,10 @@ MakeRdmaPacketAccountTestCases()
                                       0.4,
                                       "a core link fails under Tagger, stop at 0.4 ms"),
             new AccountIncastTestCase(true, true, 20, "a core link fails under Tagger, to the end"),
+            // Runs where frames still moved between queues, paused for up to a
+            // PAUSE's lifetime, when counts and queues had not changed for 1 ms.
+            new AccountIncastTestCase(true, true, 20, "the same, RngRun 2", 2),
+            new AccountIncastTestCase(true, true, 20, "the same, RngRun 3", 3),
             new AccountIncastTestCase(false, false, 0.5, "PFC off, stop at 0.5 ms"),
             new AccountIncastTestCase(false, false, 50, "PFC off, to the end"),
             new AccountExperimentsTestCase};
