@@ -396,14 +396,16 @@ ItsyRun::Finish()
         m_r.formed = m_r.formed.IsZero() ? d.formed : std::min(m_r.formed, d.formed);
     }
     m_r.declarations = m_itsy.GetDeclarations();
+    const bool recovers = m_cfg.recovery == "break" || m_cfg.recovery == "trigger";
     Time last = Seconds(-1);
     for (const ItsyDetector::Declaration& d : m_r.declarations)
     {
-        m_r.episodes += d.time > last + MicroSeconds(10) ? 1 : 0;
+        m_r.episodes += !recovers && d.time > last + MicroSeconds(10) ? 1 : 0;
         last = d.time;
     }
     for (const Ptr<ItsyDetector>& det : m_itsy.GetDetectors())
     {
+        m_r.episodes += recovers ? det->GetBreaks() : 0; // one break per loop episode
         m_r.recoveryDrops += det->GetRecoveryDrops();
         m_r.loops += det->GetLoopsDetected();
         m_r.temporalFailed += det->GetTemporalFailed();

@@ -48,8 +48,10 @@ struct ItsyExperimentResult
     bool oracleDeadlock = false; //!< the oracle saw a cycle
     Time formed;                 //!< when the first oracle cycle formed (0: none)
     std::vector<ItsyDetector::Declaration> declarations; //!< every declaration
-    uint32_t episodes = 0;          //!< declarations more than 10 us apart (a loop declared by
-                                    //!< several initiators at once counts once)
+    /// With Recovery Break or Trigger, the loops broken (one break per loop
+    /// episode, ItsyDetector::GetBreaks); else declarations more than 10 us
+    /// apart (a loop declared by several initiators at once counts once)
+    uint32_t episodes = 0;
     uint32_t falsePositives = 0;    //!< declarations naming a queue of no oracle cycle at that time
     uint32_t falseNegatives = 0;    //!< cycles at the end not declared within Bound()
     uint32_t endCycles = 0;         //!< oracle cycles present at the end
@@ -131,8 +133,8 @@ class ItsyExperiment
      * false_positives=<n> false_negatives=<n> watchdog_us=<x|->
      * watchdog_storms=<n> watchdog_drops=<n> loops_detected=<n>
      * temporal_rejected=<n> end_cycles=<n> nic_drops=<n> (recurrences:
-     * declarations more than 10 us after the previous one with an ITSY
-     * recovery, storms after the first with the watchdog; 0 without recovery;
+     * loops broken after the first with an ITSY recovery (one break per
+     * loop episode), storms after the first with the watchdog; 0 without recovery;
      * watchdog_us: its first storm after the formation; loops_detected and
      * temporal_rejected: causality loops (Lemma 1) and failed temporal checks
      * (Lemma 2) summed over the switches; end_cycles: oracle cycles at the

@@ -6,13 +6,14 @@
 -- 0x88B5).  Use:  tshark -X lua_script:utils/itsy.lua -r file.pcap -Y itsy
 --
 -- Message (big endian, 20 bytes): magic 0x4954, type (1 checking,
--- 2 temporal), class, S_gen (4), P_gen (2: port << 3 | class), Seq (4),
+-- 2 temporal, 3 break), class, S_gen (4), P_gen (2: port << 3 | class),
+-- Seq (4),
 -- S_tri (4), P_tri (2).  A synthesized frame adds the detection time
 -- (8 bytes, ns), a hop count (1) and 7-byte hops (node 4, port 2, class 1).
 
 local itsy = Proto("itsy", "ITSY deadlock detection")
 
-local types = { [1] = "checking", [2] = "temporal" }
+local types = { [1] = "checking", [2] = "temporal", [3] = "break" }
 local f = itsy.fields
 f.carrier = ProtoField.string("itsy.carrier", "Carried in")
 f.type = ProtoField.uint8("itsy.type", "Type", base.DEC, types)

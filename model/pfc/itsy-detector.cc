@@ -14,6 +14,8 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <limits>
+#include <set>
 
 namespace ns3
 {
@@ -26,7 +28,7 @@ ItsyDetector::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::ItsyDetector")
-            .SetParent<Object>()
+            .SetParent<PfcSwitchMonitor>()
             .SetGroupName("Tagger")
             .AddConstructor<ItsyDetector>()
             .AddAttribute("ProbeInterval",
@@ -37,10 +39,11 @@ ItsyDetector::GetTypeId()
                           MakeTimeAccessor(&ItsyDetector::m_probeInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("Recovery",
-                          "What a declaration does: None (detect only), Break (drop the "
-                          "lossless frames queued on the initiator's loop queue, reason "
-                          "itsy-recovery) or Trigger (Break, and the initial trigger's "
-                          "pausing class turns lossy for HoldTime).",
+                          "What a declaration does: None (detect only), Break (the loop's "
+                          "breaker, its lowest node id, drops the lossless frames queued on "
+                          "its loop queue, reason itsy-recovery, once per loop episode) or "
+                          "Trigger (Break, and the initial trigger's pausing class turns "
+                          "lossy for HoldTime).",
                           EnumValue(ItsyDetector::RECOVERY_NONE),
                           MakeTaggerEnumAccessor(&ItsyDetector::m_recovery),
                           MakeEnumChecker(ItsyDetector::RECOVERY_NONE,
@@ -65,6 +68,12 @@ ItsyDetector::GetTypeId()
                             "A deadlock was declared (after the temporal check, ITSY Lemma 2).",
                             MakeTraceSourceAccessor(&ItsyDetector::m_declarationTrace),
                             "ns3::ItsyDetector::DeclarationTracedCallback")
+            .AddTraceSource("Break",
+                            "This switch, the loop's breaker (its lowest node id), broke a "
+                            "declared loop (Recovery Break or Trigger): the declaration that "
+                            "asked, with the time of the break.",
+                            MakeTraceSourceAccessor(&ItsyDetector::m_breakTrace),
+                            "ns3::ItsyDetector::DeclarationTracedCallback")
             .AddTraceSource("Decision",
                             "A detector decision (initial-trigger, middle-switch, loop, "
                             "temporal-failed, declared, ...) at a (port, class).",
@@ -77,7 +86,6 @@ ItsyDetector::ItsyDetector()
     : m_probeInterval(MicroSeconds(100)),
       m_recovery(RECOVERY_NONE),
       m_holdTime(MilliSeconds(10)),
-      m_recoveryDrops(0),
       m_breakTime(MicroSeconds(100)),
       m_sw(nullptr),
       m_node(0),
@@ -90,7 +98,9 @@ ItsyDetector::ItsyDetector()
       m_middles(0),
       m_temporalFail(0),
       m_declarations(0),
-      m_triggers(0)
+      m_triggers(0),
+      m_breaks(0),
+      m_breaksSkipped(0)
 {
 }
 
@@ -106,12 +116,13 @@ ItsyDetector::DoDispose()
         p.retry.Cancel();
     }
     m_sw = nullptr;
-    Object::DoDispose();
+    PfcSwitchMonitor::DoDispose();
 }
 
 void
 ItsyDetector::Attach(PfcSwitchNetDevice* sw)
 {
+    SetSwitch(sw);
     m_sw = sw;
     m_node = sw->GetNode()->GetId();
     m_nPorts = sw->GetNPorts();
@@ -125,6 +136,7 @@ ItsyDetector::Attach(PfcSwitchNetDevice* sw)
     m_lossyUntil.assign(pcs, Time(0));
     m_holdTailUntil.assign(pcs, Time(0));
     m_drainUntil.assign(pcs, Time(0));
+    m_brokenAt.assign(pcs, Time(-1));
 }
 
 // ---------------------------------------------------------------------------
@@ -234,9 +246,22 @@ ItsyDetector::CausalRecords(uint32_t i, std::map<uint64_t, ItsyMessage>& carry) 
     return causalPaused;
 }
 
-void
-ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
+PfcDropReason
+ItsyDetector::GetRecoveryDropReason() const
 {
+    return PfcDropReason::ITSY_RECOVERY;
+}
+
+uint16_t
+ItsyDetector::GetEtherType() const
+{
+    return kEtherTypeItsy;
+}
+
+void
+ItsyDetector::BeforePause(uint32_t port, uint8_t cls)
+{
+    m_afterPause.clear();
     uint32_t i = Pc(port, cls);
     std::map<uint64_t, ItsyMessage> carry;
     bool causalPaused = CausalRecords(i, carry);
@@ -246,7 +271,6 @@ ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
         ++m_triggers;
         Decide("initial-trigger", i);
         StartProbe(i, m_node, uint16_t(i), false, true);
-        dev->StartPausing(cls);
         return;
     }
     // If the chain through this port is not confirmed within ProbeInterval
@@ -271,20 +295,30 @@ ItsyDetector::StartPausing(uint32_t port, uint8_t cls)
             piggyKey = kv.first;
         }
     }
-    dev->StartPausing(cls);
     for (const auto& kv : carry)
     {
         if (!piggy || kv.first != piggyKey)
         {
             ItsyHeader h;
             h.message = kv.second;
-            SendSynthesized(port, h);
+            m_afterPause.push_back(h);
         }
     }
 }
 
 void
-ItsyDetector::NotifyStopPausing(uint32_t port, uint8_t cls)
+ItsyDetector::AfterPause(uint32_t port, uint8_t /* cls */)
+{
+    std::vector<ItsyHeader> send;
+    send.swap(m_afterPause);
+    for (const ItsyHeader& h : send)
+    {
+        SendSynthesized(port, h);
+    }
+}
+
+void
+ItsyDetector::AfterResume(uint32_t port, uint8_t cls)
 {
     uint32_t i = Pc(port, cls);
     m_sent[i].clear();
@@ -431,7 +465,7 @@ ItsyDetector::ReceivePfc(uint32_t port, const PfcHeader& pfc)
 }
 
 void
-ItsyDetector::ReceiveSynthesized(uint32_t port, Ptr<Packet> body)
+ItsyDetector::ReceiveFrame(uint32_t port, Ptr<Packet> body)
 {
     ItsyHeader h;
     if (body->GetSize() < h.GetSerializedSize())
@@ -446,6 +480,10 @@ ItsyDetector::ReceiveSynthesized(uint32_t port, Ptr<Packet> body)
     else if (h.message.type == ItsyMessage::TEMPORAL)
     {
         HandleTemporal(Pc(port, h.message.cls), h);
+    }
+    else if (h.message.type == ItsyMessage::BREAK)
+    {
+        HandleBreak(h);
     }
 }
 
@@ -623,10 +661,8 @@ ItsyDetector::HandleTemporal(uint32_t e, ItsyHeader& h)
     h.hops.push_back({m_node, uint16_t(e / kPfcClasses), uint8_t(e % kPfcClasses)});
     if (m.genNode == m_node)
     {
-        uint32_t i = m.genPort;
-        const Probe& p = m_probes[i];
-        if (i < m_nPorts * kPfcClasses && p.active && !p.declared && p.seq == m.seq &&
-            m_counts[Ci(e, i)] > 0 && IsPausing(i / kPfcClasses, uint8_t(i % kPfcClasses)))
+        const uint32_t i = m.genPort;
+        if (i < m_nPorts * kPfcClasses && StillLooped(e, i, m.seq))
         {
             Declare(i, h);
         }
@@ -689,34 +725,121 @@ ItsyDetector::Declare(uint32_t i, const ItsyHeader& h)
     m_declarationTrace(d);
     if (m_recovery != RECOVERY_NONE)
     {
-        Break(h);
+        RequestBreak(h);
         // The loop may form again while this port keeps pausing: go on probing.
         p.declared = false;
         p.retry = Simulator::Schedule(p.interval, &ItsyDetector::RetryProbe, this, i);
     }
 }
 
-void
-ItsyDetector::Break(const ItsyHeader& h)
+bool
+ItsyDetector::StillLooped(uint32_t e, uint32_t i, uint32_t seq) const
 {
-    const ItsyHeader::Hop& here = h.hops.back();
-    uint32_t n =
-        m_sw->GetPort(here.port)->DropLosslessFrames(here.cls, PfcDropReason::ITSY_RECOVERY);
-    m_recoveryDrops += n;
-    m_drainUntil[Pc(here.port, here.cls)] = Simulator::Now() + m_breakTime;
-    Decide("break", Pc(here.port, here.cls));
+    const Probe& p = m_probes[i];
+    return p.active && !p.declared && p.seq == seq && m_counts[Ci(e, i)] > 0 &&
+           IsPausing(i / kPfcClasses, uint8_t(i % kPfcClasses));
+}
+
+uint32_t
+ItsyDetector::Breaker(const std::vector<ItsyHeader::Hop>& hops)
+{
+    uint32_t breaker = std::numeric_limits<uint32_t>::max();
+    for (const ItsyHeader::Hop& hop : hops)
+    {
+        breaker = std::min(breaker, hop.node);
+    }
+    return breaker;
+}
+
+void
+ItsyDetector::RequestBreak(const ItsyHeader& h)
+{
+    // One break per loop episode: every initiator on the loop may declare
+    // it, but one switch breaks it, the loop's lowest node id (its breaker).
+    // The request goes there hop by hop, the way the temporal check came.
+    ItsyHeader request = h;
+    request.message.type = ItsyMessage::BREAK;
+    request.message.trigPort = 0;
+    if (Breaker(request.hops) == m_node)
+    {
+        request.message.trigPort = uint16_t(request.hops.size() - 1); // the last hop: here
+        HandleBreak(request);
+        return;
+    }
+    SendBreak(request);
+}
+
+void
+ItsyDetector::SendBreak(const ItsyHeader& request)
+{
+    const std::size_t next = request.message.trigPort;
+    for (uint32_t p = 0; next < request.hops.size() && p < m_nPorts; ++p)
+    {
+        Ptr<PfcNetDevice> peer = m_sw->GetPort(p)->GetPeer();
+        if (peer && peer->IsSwitchPort() && peer->GetNode()->GetId() == request.hops[next].node)
+        {
+            ItsyHeader h = request;
+            h.message.cls = request.hops[next].cls;
+            SendSynthesized(p, h);
+            return;
+        }
+    }
+}
+
+void
+ItsyDetector::HandleBreak(ItsyHeader& h)
+{
+    std::size_t k = h.message.trigPort;
+    if (k >= h.hops.size() || h.hops[k].node != m_node)
+    {
+        ++m_dropped; // not addressed to this switch
+        return;
+    }
+    if (Breaker(h.hops) != m_node)
+    {
+        h.message.trigPort = uint16_t(k + 1);
+        SendBreak(h);
+        return;
+    }
+    const uint32_t e = Pc(h.hops[k].port, h.hops[k].cls);
+    const Time detected = NanoSeconds(int64_t(h.message.detectedNs));
+    if (m_brokenAt[e] >= detected || !m_pausedRx[e] ||
+        m_sw->GetPort(h.hops[k].port)->GetQueue(h.hops[k].cls).empty())
+    {
+        // Broken since that detection (another initiator's request for the
+        // same episode), or no longer a loop queue: nothing to break.
+        ++m_breaksSkipped;
+        Decide("break-skipped", e);
+        return;
+    }
+    ++m_breaks;
+    m_sw->FlushForRecovery(h.hops[k].port, h.hops[k].cls, *this);
+    m_drainUntil[e] = Simulator::Now() + m_breakTime;
+    m_brokenAt[e] = Simulator::Now();
+    Decide("break", e);
+    Declaration b;
+    b.time = Simulator::Now();
+    b.detected = detected;
+    b.genNode = h.message.genNode;
+    b.genPort = h.message.genPort / kPfcClasses;
+    b.genCls = uint8_t(h.message.genPort % kPfcClasses);
+    b.trigNode = h.message.trigNode; // its P_tri field carries the hop index
+    b.trigPort = 0;
+    b.trigCls = 0;
+    b.onLoop = false;
+    b.middle = false;
+    b.resolveTrigger = false;
+    for (const ItsyHeader::Hop& hop : h.hops)
+    {
+        b.loop.push_back({hop.node, hop.port, hop.cls});
+    }
+    m_breakTrace(b);
 }
 
 bool
-ItsyDetector::IsDraining(uint32_t port, uint8_t cls) const
+ItsyDetector::IsDropping(uint32_t port, uint8_t cls, bool lossless) const
 {
-    return Simulator::Now() < m_drainUntil[Pc(port, cls)];
-}
-
-void
-ItsyDetector::NotifyRecoveryDrop()
-{
-    ++m_recoveryDrops;
+    return lossless && Simulator::Now() < m_drainUntil[Pc(port, cls)];
 }
 
 bool
@@ -729,7 +852,7 @@ ItsyDetector::ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls)
         if (IsPausing(port, cls))
         {
             m_sw->GetPort(port)->StopPausing(cls);
-            NotifyStopPausing(port, cls);
+            AfterResume(port, cls);
         }
         // When the hold ends the class is lossless again: a queue that turned
         // OFF meanwhile must pause its upstream then (its transition is past).
@@ -753,7 +876,7 @@ ItsyDetector::ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls)
 void
 ItsyDetector::EndHold(uint32_t port, uint8_t cls)
 {
-    if (!IsIngressLossy(port, cls)) // not held again meanwhile (a later hold ends later)
+    if (!IsHoldingLossy(port, cls)) // not held again meanwhile (a later hold ends later)
     {
         Decide("trigger-hold-ended", Pc(port, cls));
         // What the upstream sent before our PAUSE reaches it still arrives, into
@@ -776,7 +899,7 @@ ItsyDetector::IsHoldDrop(uint32_t port, uint8_t cls) const
 }
 
 bool
-ItsyDetector::IsIngressLossy(uint32_t port, uint8_t cls) const
+ItsyDetector::IsHoldingLossy(uint32_t port, uint8_t cls) const
 {
     return Simulator::Now() < m_lossyUntil[Pc(port, cls)];
 }
@@ -828,15 +951,21 @@ ItsyDetector::GetDeclarations() const
 }
 
 uint64_t
-ItsyDetector::GetInitialTriggers() const
+ItsyDetector::GetBreaks() const
 {
-    return m_triggers;
+    return m_breaks;
 }
 
 uint64_t
-ItsyDetector::GetRecoveryDrops() const
+ItsyDetector::GetBreaksSkipped() const
 {
-    return m_recoveryDrops;
+    return m_breaksSkipped;
+}
+
+uint64_t
+ItsyDetector::GetInitialTriggers() const
+{
+    return m_triggers;
 }
 
 uint64_t

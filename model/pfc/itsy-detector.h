@@ -8,6 +8,7 @@
 #define ITSY_DETECTOR_H
 
 #include "itsy-header.h"
+#include "pfc-switch-monitor.h"
 #include "pfc-types.h"
 
 #include "ns3/event-id.h"
@@ -18,6 +19,7 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <vector>
 
 /**
@@ -33,9 +35,10 @@ class PfcSwitchNetDevice;
 
 /**
  * \ingroup tagger
- * The ITSY detector of one PfcSwitchNetDevice (ITSY, Sec. III).  The switch
- * owns it (attribute PfcSwitchNetDevice::Itsy, null by default: then the
- * switch's only cost is a null test on enqueue, dequeue and PAUSE/RESUME).
+ * The ITSY detector of one PfcSwitchNetDevice (ITSY, Sec. III), a
+ * PfcSwitchMonitor: the switch owns it (attribute PfcSwitchNetDevice::Itsy,
+ * null by default, or AddMonitor) and calls its hooks; it sees nothing else
+ * of the switch's pipeline.
  *
  * State (per port and PFC class, ITSY Sec. III-B and Fig. 1):
  * - causality: for each egress queue (E, d), how many lossless frames of
@@ -52,7 +55,7 @@ class PfcSwitchNetDevice;
  *   stops pausing, and this switch's own probes (as generic initiator).
  *
  * Events:
- * - an ingress (I, c) starts pausing (StartPausing): if no egress causal
+ * - an ingress (I, c) starts pausing (BeforePause): if no egress causal
  *   with it is paused, this switch is an initial trigger and the generic
  *   initiator of a new episode {self, I, Seq} (ITSY Sec. III-A, III-C);
  *   else its PAUSE carries the records stored at the paused causal egress
@@ -88,14 +91,14 @@ class PfcSwitchNetDevice;
  * other's records); the temporal check is simultaneous at the detection time (each record stored
  * before it and still there after it).
  */
-class ItsyDetector : public Object
+class ItsyDetector : public PfcSwitchMonitor
 {
   public:
     /// What a declaration does (the paper leaves the policy open, ITSY Sec. IV).
     enum Recovery
     {
         RECOVERY_NONE,   //!< detect only
-        RECOVERY_BREAK,  //!< drop the lossless frames of the initiator's loop queue (BreakTime)
+        RECOVERY_BREAK,  //!< the loop's breaker drops its loop queue's lossless frames (BreakTime)
         RECOVERY_TRIGGER //!< break, and make the initial trigger's class lossy for HoldTime
     };
 
@@ -131,34 +134,42 @@ class ItsyDetector : public Object
     static TypeId GetTypeId();
     ItsyDetector();
 
+    // PfcSwitchMonitor
+    void Attach(PfcSwitchNetDevice* sw) override;
+    PfcDropReason GetRecoveryDropReason() const override; //!< \return itsy-recovery
+    void NotifyEnqueue(uint32_t outPort, uint8_t outCls, uint32_t inPort, uint8_t inCls) override;
+    void NotifyDequeue(uint32_t outPort, uint8_t outCls, uint32_t inPort, uint8_t inCls) override;
     /**
-     * Size the state for \p sw (called by the switch when it initialises).
-     * \param sw the switch
-     */
-    void Attach(PfcSwitchNetDevice* sw);
-
-    /// A lossless frame entered egress queue (\p outPort, \p outCls) from
-    /// ingress (\p inPort, pause class \p inCls).
-    /// \param outPort egress port \param outCls egress class \param inPort ingress port
-    /// \param inCls the PAUSE class of its ingress queue
-    void NotifyEnqueue(uint32_t outPort, uint8_t outCls, uint32_t inPort, uint8_t inCls);
-    /// Such a frame left (sent or dropped).  \param outPort egress port \param outCls class
-    /// \param inPort ingress port \param inCls pause class
-    void NotifyDequeue(uint32_t outPort, uint8_t outCls, uint32_t inPort, uint8_t inCls);
-    /**
-     * Start pausing (\p port, \p cls): the switch calls this instead of
-     * PfcNetDevice::StartPausing, so that the PAUSE carries the message.
+     * Ingress (\p port, \p cls) is about to pause: an initial trigger opens
+     * an episode, a port that passes a pause on carries the records of the
+     * paused causal egress queues; the first rides in the PAUSE's padding.
      * \param port ingress port \param cls class
      */
-    void StartPausing(uint32_t port, uint8_t cls);
+    void BeforePause(uint32_t port, uint8_t cls) override;
+    /// The PAUSE left: the records it could not carry follow in synthesized
+    /// frames. \param port ingress port \param cls class
+    void AfterPause(uint32_t port, uint8_t cls) override;
     /// (\p port, \p cls) stopped pausing (after its RESUME). \param port port \param cls class
-    void NotifyStopPausing(uint32_t port, uint8_t cls);
+    void AfterResume(uint32_t port, uint8_t cls) override;
     /// A PFC frame arrived on \p port (before its processing delay).
     /// \param port port \param pfc the body
-    void ReceivePfc(uint32_t port, const PfcHeader& pfc);
+    void ReceivePfc(uint32_t port, const PfcHeader& pfc) override;
+    uint16_t GetEtherType() const override; //!< \return kEtherTypeItsy
     /// A synthesized ITSY frame arrived on \p port. \param port port
     /// \param body the frame, Ethernet header removed
-    void ReceiveSynthesized(uint32_t port, Ptr<Packet> body);
+    void ReceiveFrame(uint32_t port, Ptr<Packet> body) override;
+    /// \param port egress port \param cls class \param lossless lossless frame
+    /// \return a loop queue Break drains now takes no lossless frame
+    bool IsDropping(uint32_t port, uint8_t cls, bool lossless) const override;
+    /// \param port ingress port \param cls pause class \return turned lossy by ResolveTrigger now
+    bool IsHoldingLossy(uint32_t port, uint8_t cls) const override;
+    /**
+     * \param port ingress port \param cls pause class
+     * \return whether a lossless overflow there now is Trigger recovery's drop:
+     *         during the hold, and until what the upstream sent before the
+     *         PAUSE that ends it has arrived
+     */
+    bool IsHoldDrop(uint32_t port, uint8_t cls) const override;
 
     /**
      * Initial-trigger handling (Recovery Trigger; ITSY Sec. IV): if node
@@ -174,20 +185,6 @@ class ItsyDetector : public Object
      * \return whether this switch acted
      */
     bool ResolveTrigger(uint32_t trigNode, uint32_t port, uint8_t cls);
-    /**
-     * \param port ingress port \param cls pause class
-     * \return whether a lossless overflow there now is Trigger recovery's drop:
-     *         during the hold, and until what the upstream sent before the
-     *         PAUSE that ends it has arrived
-     */
-    bool IsHoldDrop(uint32_t port, uint8_t cls) const;
-    /// \param port ingress port \param cls pause class \return turned lossy by ResolveTrigger now
-    bool IsIngressLossy(uint32_t port, uint8_t cls) const;
-    /// \param port egress port \param cls class \return a loop queue Break drains now
-    bool IsDraining(uint32_t port, uint8_t cls) const;
-    /// The switch dropped a lossless frame for a draining loop queue (itsy-recovery).
-    void NotifyRecoveryDrop();
-
     uint64_t GetPiggybacked() const;     //!< \return checking messages sent in PAUSE frames
     uint64_t GetSynthesized() const;     //!< \return synthesized frames sent
     uint64_t GetDropped() const;         //!< \return messages dropped (no causal pausing port)
@@ -196,7 +193,10 @@ class ItsyDetector : public Object
     uint64_t GetTemporalFailed() const;  //!< \return temporal checks that failed (Lemma 2)
     uint64_t GetDeclarations() const;    //!< \return deadlocks declared
     uint64_t GetInitialTriggers() const; //!< \return pauses this switch started as initial trigger
-    uint64_t GetRecoveryDrops() const;   //!< \return frames dropped by Recovery Break
+    uint64_t GetBreaks() const;          //!< \return loops this switch broke as their breaker
+    /// \return break requests this switch, the breaker, did not act on: the
+    ///         loop was broken since their detection, or had unwound
+    uint64_t GetBreaksSkipped() const;
 
     /**
      * The state memory of one switch in the paper's layout (ITSY Sec. V):
@@ -318,8 +318,30 @@ class ItsyDetector : public Object
     void SendSynthesized(uint32_t port, const ItsyHeader& h);
     /// Declare. \param i initiator ingress index \param h the TEMPORAL frame back
     void Declare(uint32_t i, const ItsyHeader& h);
-    /// Recovery Break at the initiator. \param h the TEMPORAL frame (last hop: here)
-    void Break(const ItsyHeader& h);
+    /**
+     * \param e the loop queue at the initiator (egress index)
+     * \param i the initiator's ingress index \param seq the episode's Seq_id
+     * \return whether the episode's loop still holds here: its probe runs
+     *         undeclared with that Seq_id, \p e holds frames from \p i, \p i pauses
+     */
+    bool StillLooped(uint32_t e, uint32_t i, uint32_t seq) const;
+    /**
+     * Recovery Break at a declaring initiator: ask the loop's breaker (its
+     * lowest node id) to break it; this switch, if it is the breaker.
+     * \param h the TEMPORAL frame back (its hops: the loop; the last is here)
+     */
+    void RequestBreak(const ItsyHeader& h);
+    /// \param hops a loop's hops \return its breaker: the lowest node id
+    static uint32_t Breaker(const std::vector<ItsyHeader::Hop>& hops);
+    /// Send a BREAK request to the switch of its hop (message.trigPort). \param request it
+    void SendBreak(const ItsyHeader& request);
+    /**
+     * A BREAK request arrived: pass it on, or, at the breaker, flush the
+     * loop queue unless it was broken since the request's detection (the
+     * same episode, declared by another initiator) or is no longer paused
+     * with frames.  \param h the request
+     */
+    void HandleBreak(ItsyHeader& h);
     /// Trace a decision. \param what it \param index (port, class) index
     void Decide(const std::string& what, uint32_t index);
 
@@ -328,9 +350,9 @@ class ItsyDetector : public Object
     Time m_holdTime;                   //!< HoldTime
     std::vector<Time> m_lossyUntil;    //!< per ingress pc: lossy until (ResolveTrigger)
     std::vector<Time> m_holdTailUntil; //!< per ingress pc: the hold's frames still arrive (EndHold)
-    uint64_t m_recoveryDrops;          //!< counter
     Time m_breakTime;                  //!< BreakTime
     std::vector<Time> m_drainUntil;    //!< per egress pc: Break drops its arrivals until
+    std::vector<Time> m_brokenAt;      //!< per egress pc: its last break (-1: none)
     PfcSwitchNetDevice* m_sw;          //!< the switch (owns this detector)
     uint32_t m_node;                   //!< its node id
     uint32_t m_nPorts;                 //!< ports
@@ -340,18 +362,23 @@ class ItsyDetector : public Object
     std::vector<std::map<uint64_t, uint32_t>> m_sent; //!< per ingress pc: key -> Seq sent
     std::vector<Probe> m_probes;                      //!< per ingress pc: own episodes
     std::vector<Probe> m_hostProbes; //!< per egress pc: episodes on a host's behalf
-    uint32_t m_seq;                  //!< last Seq_id given out
+    /// Records BeforePause found that the PAUSE could not carry (AfterPause sends them).
+    std::vector<ItsyHeader> m_afterPause;
+    uint32_t m_seq; //!< last Seq_id given out
 
-    uint64_t m_piggybacked;  //!< counter
-    uint64_t m_synthesized;  //!< counter
-    uint64_t m_dropped;      //!< counter
-    uint64_t m_loops;        //!< counter
-    uint64_t m_middles;      //!< counter
-    uint64_t m_temporalFail; //!< counter
-    uint64_t m_declarations; //!< counter
-    uint64_t m_triggers;     //!< counter
+    uint64_t m_piggybacked;   //!< counter
+    uint64_t m_synthesized;   //!< counter
+    uint64_t m_dropped;       //!< counter
+    uint64_t m_loops;         //!< counter
+    uint64_t m_middles;       //!< counter
+    uint64_t m_temporalFail;  //!< counter
+    uint64_t m_declarations;  //!< counter
+    uint64_t m_triggers;      //!< counter
+    uint64_t m_breaks;        //!< counter
+    uint64_t m_breaksSkipped; //!< counter
 
     TracedCallback<const Declaration&> m_declarationTrace;                 //!< Declaration
+    TracedCallback<const Declaration&> m_breakTrace;                       //!< Break
     TracedCallback<const std::string&, uint32_t, uint8_t> m_decisionTrace; //!< Decision
 };
 

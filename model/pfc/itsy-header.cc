@@ -48,7 +48,8 @@ ItsyMessage::Read(Buffer::Iterator& i)
     seq = i.ReadNtohU32();
     trigNode = i.ReadNtohU32();
     trigPort = i.ReadNtohU16();
-    bool ok = magic == kMagic && (t == CHECKING || t == TEMPORAL) && cls < kPfcClasses;
+    bool ok =
+        magic == kMagic && (t == CHECKING || t == TEMPORAL || t == BREAK) && cls < kPfcClasses;
     type = ok ? Type(t) : NONE;
     return ok;
 }
@@ -104,7 +105,8 @@ ItsyHeader::GetInstanceTypeId() const
 void
 ItsyHeader::Print(std::ostream& os) const
 {
-    os << "ITSY " << (message.type == ItsyMessage::TEMPORAL ? "temporal" : "checking")
+    static const char* const kTypes[] = {"none", "checking", "temporal", "break"};
+    os << "ITSY " << kTypes[message.type <= ItsyMessage::BREAK ? message.type : 0]
        << " c=" << int(message.cls) << " gen=" << message.genNode << ":" << (message.genPort >> 3)
        << "/" << (message.genPort & 7) << " seq=" << message.seq << " tri=" << message.trigNode
        << ":" << (message.trigPort >> 3) << "/" << (message.trigPort & 7)

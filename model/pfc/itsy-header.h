@@ -47,7 +47,8 @@ struct ItsyMessage
     {
         NONE = 0,     //!< no message (zero padding)
         CHECKING = 1, //!< causality-chain checking message (Lemma 1, 3)
-        TEMPORAL = 2  //!< temporal consistency check (Lemma 2)
+        TEMPORAL = 2, //!< temporal consistency check (Lemma 2)
+        BREAK = 3     //!< break request to the loop's breaker (trigPort: the hop it goes to)
     };
 
     /// Bytes of the common part on the wire.

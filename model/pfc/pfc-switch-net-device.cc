@@ -172,15 +172,23 @@ PfcSwitchNetDevice::DoInitialize()
                               ": " + why);
     }
     m_mmu->Setup(m_ports.size());
+    // The Itsy and Watchdog attributes are monitors like AddMonitor's, first.
+    std::vector<Ptr<PfcSwitchMonitor>> monitors;
     if (m_itsy)
     {
-        m_itsy->Attach(this);
+        monitors.push_back(m_itsy);
     }
     if (m_watchdog)
     {
-        m_watchdog->Attach(this);
+        monitors.push_back(m_watchdog);
     }
-    m_observed = m_itsy || m_watchdog;
+    monitors.insert(monitors.end(), m_monitors.begin(), m_monitors.end());
+    m_monitors = monitors;
+    for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+    {
+        monitor->Attach(this);
+    }
+    m_observed = !m_monitors.empty();
     if (m_observed)
     {
         for (const Ptr<PfcNetDevice>& port : m_ports)
@@ -199,6 +207,11 @@ PfcSwitchNetDevice::DoDispose()
     m_ports.clear();
     m_mmu = nullptr;
     m_classifier = nullptr;
+    for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+    {
+        monitor->Dispose();
+    }
+    m_monitors.clear();
     if (m_itsy)
     {
         m_itsy->Dispose();
@@ -348,10 +361,13 @@ PfcSwitchNetDevice::ReceiveFromPort(uint32_t inPort,
     uint32_t bytes = frame->GetSize() + eth.GetSerializedSize();
     if (eth.GetEtherType() != kEtherTypeIpv4)
     {
-        if (m_itsy && eth.GetEtherType() == kEtherTypeItsy)
+        for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
         {
-            m_itsy->ReceiveSynthesized(inPort, frame);
-            return;
+            if (eth.GetEtherType() == monitor->GetEtherType())
+            {
+                monitor->ReceiveFrame(inPort, frame);
+                return;
+            }
         }
         frame->AddHeader(eth);
         Drop(frame, inPort, PfcDropReason::NOT_IPV4);
@@ -498,19 +514,20 @@ PfcSwitchNetDevice::AdmitIngress(Ptr<Packet> packet, Ipv4Header& ip, PfcQueueEnt
     SwitchMmu::Admission adm = m_mmu->AdmitLossless(entry.inPort, entry.inQueue, entry.bytes);
     if (adm.segment == MmuSegment::DROPPED)
     {
-        // While ITSY holds the class lossy (Trigger recovery), and until what
-        // the upstream sent then has arrived, its upstream was not paused: what
-        // overflows is that recovery's drop, not PFC's failure.
-        const bool held =
-            m_itsy && m_itsy->IsHoldDrop(entry.inPort, m_classifier->GetPauseClass(entry.inQueue));
-        if (held)
+        // While a monitor holds the class lossy (ITSY's Trigger recovery), and
+        // until what the upstream sent then has arrived, its upstream was not
+        // paused: what overflows is that recovery's drop, not PFC's failure.
+        const uint8_t cls = m_classifier->GetPauseClass(entry.inQueue);
+        for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
         {
-            m_itsy->NotifyRecoveryDrop();
+            if (monitor->IsHoldDrop(entry.inPort, cls))
+            {
+                packet->AddHeader(ip);
+                RecoveryDrop(packet, entry.inPort, *monitor);
+                return false;
+            }
         }
-        DropPacket(packet,
-                   ip,
-                   entry.inPort,
-                   held ? PfcDropReason::ITSY_RECOVERY : PfcDropReason::LOSSLESS_OVERFLOW);
+        DropPacket(packet, ip, entry.inPort, PfcDropReason::LOSSLESS_OVERFLOW);
         return false;
     }
     if (adm.pause || adm.resume)
@@ -580,18 +597,19 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
                             uint8_t outQueue)
 {
     entry.frame = frame;
-    if (m_observed) // ITSY or the watchdog: the only test when both are off
+    if (m_observed) // monitors: the only test when there is none
     {
         if (DropForRecovery(entry, outPort, outQueue))
         {
             return;
         }
-        if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS)
+        if (entry.pool == PfcBufferPool::LOSSLESS)
         {
-            m_itsy->NotifyEnqueue(outPort,
-                                  outQueue,
-                                  entry.inPort,
-                                  m_classifier->GetPauseClass(entry.inQueue));
+            const uint8_t inCls = m_classifier->GetPauseClass(entry.inQueue);
+            for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+            {
+                monitor->NotifyEnqueue(outPort, outQueue, entry.inPort, inCls);
+            }
         }
     }
     ++m_forwarded;
@@ -601,18 +619,11 @@ PfcSwitchNetDevice::Enqueue(Ptr<Packet> frame,
 bool
 PfcSwitchNetDevice::DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue)
 {
-    PfcDropReason reason;
-    if (m_itsy && entry.pool == PfcBufferPool::LOSSLESS && m_itsy->IsDraining(outPort, outQueue))
-    {
-        m_itsy->NotifyRecoveryDrop(); // Break: the loop queue takes no lossless frame for a while
-        reason = PfcDropReason::ITSY_RECOVERY;
-    }
-    else if (m_watchdog && m_watchdog->IsDropping(outPort, outQueue))
-    {
-        m_watchdog->NotifyDrop();
-        reason = PfcDropReason::PFC_WATCHDOG;
-    }
-    else
+    const bool lossless = entry.pool == PfcBufferPool::LOSSLESS;
+    auto by = std::find_if(m_monitors.begin(), m_monitors.end(), [&](const auto& monitor) {
+        return monitor->IsDropping(outPort, outQueue, lossless);
+    });
+    if (by == m_monitors.end())
     {
         return false;
     }
@@ -629,20 +640,58 @@ PfcSwitchNetDevice::DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort
     {
         m_localBytes[entry.inQueue] -= entry.bytes; // charged by SendLocal
     }
-    Drop(entry.frame, entry.inPort, reason);
+    RecoveryDrop(entry.frame, entry.inPort, **by);
     return true;
+}
+
+void
+PfcSwitchNetDevice::RecoveryDrop(Ptr<const Packet> frame, uint32_t inPort, PfcSwitchMonitor& by)
+{
+    by.CountRecoveryDrops(1);
+    Drop(frame, inPort, by.GetRecoveryDropReason());
+}
+
+uint32_t
+PfcSwitchNetDevice::FlushForRecovery(uint32_t port, uint8_t cls, PfcSwitchMonitor& by)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size() || cls >= kPfcClasses,
+                    "PfcSwitchNetDevice::FlushForRecovery: no port " << port << " class "
+                                                                     << int(cls));
+    // The port drops each frame (its Drop trace and counters, reaching this
+    // switch's), and hands it back through DequeuedFromPort, which releases
+    // its buffer as for a frame sent.
+    const uint32_t n = m_ports[port]->DropLosslessFrames(cls, by.GetRecoveryDropReason());
+    by.CountRecoveryDrops(n);
+    return n;
+}
+
+void
+PfcSwitchNetDevice::AddMonitor(Ptr<PfcSwitchMonitor> monitor)
+{
+    NS_ABORT_MSG_IF(m_initialized, "PfcSwitchNetDevice::AddMonitor: the switch has started");
+    NS_ABORT_MSG_IF(!monitor, "PfcSwitchNetDevice::AddMonitor: null monitor");
+    m_monitors.push_back(monitor);
+}
+
+uint32_t
+PfcSwitchNetDevice::GetNMonitors() const
+{
+    return m_monitors.size();
+}
+
+Ptr<PfcSwitchMonitor>
+PfcSwitchNetDevice::GetMonitor(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_monitors.size(), "PfcSwitchNetDevice::GetMonitor: no monitor " << i);
+    return m_monitors[i];
 }
 
 void
 PfcSwitchNetDevice::PfcReceived(uint32_t port, const PfcHeader& pfc)
 {
-    if (m_itsy)
+    for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
     {
-        m_itsy->ReceivePfc(port, pfc);
-    }
-    if (m_watchdog)
-    {
-        m_watchdog->ReceivePfc(port, pfc);
+        monitor->ReceivePfc(port, pfc);
     }
 }
 
@@ -661,24 +710,31 @@ PfcSwitchNetDevice::IngressQueueTurned(uint32_t port, uint8_t queue, bool off)
             return;
         }
     }
-    if (off && m_itsy && m_itsy->IsIngressLossy(port, cls))
+    if (off)
     {
-        return; // ITSY's trigger handling: this class pauses nobody for a while
-    }
-    if (off && m_itsy)
-    {
-        m_itsy->StartPausing(port, cls); // the PAUSE carries its checking message
-    }
-    else if (off)
-    {
+        for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+        {
+            if (monitor->IsHoldingLossy(port, cls))
+            {
+                return; // a recovery (ITSY's Trigger): this class pauses nobody for a while
+            }
+        }
+        for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+        {
+            monitor->BeforePause(port, cls); // ITSY: the PAUSE carries its checking message
+        }
         m_ports[port]->StartPausing(cls);
+        for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+        {
+            monitor->AfterPause(port, cls);
+        }
     }
     else
     {
         m_ports[port]->StopPausing(cls);
-        if (m_itsy)
+        for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
         {
-            m_itsy->NotifyStopPausing(port, cls);
+            monitor->AfterResume(port, cls);
         }
     }
 }
@@ -706,12 +762,13 @@ PfcSwitchNetDevice::DequeuedFromPort(uint32_t outPort, const PfcQueueEntry& entr
     switch (entry.pool)
     {
     case PfcBufferPool::LOSSLESS:
-        if (m_itsy)
+        if (m_observed)
         {
-            m_itsy->NotifyDequeue(outPort,
-                                  entry.outQueue,
-                                  entry.inPort,
-                                  m_classifier->GetPauseClass(entry.inQueue));
+            const uint8_t inCls = m_classifier->GetPauseClass(entry.inQueue);
+            for (const Ptr<PfcSwitchMonitor>& monitor : m_monitors)
+            {
+                monitor->NotifyDequeue(outPort, entry.outQueue, entry.inPort, inCls);
+            }
         }
         if (m_mmu->ReleaseLossless(entry.inPort, entry.inQueue, entry.bytes))
         {

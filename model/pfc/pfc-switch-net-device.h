@@ -11,6 +11,7 @@
 #include "pfc-classifier.h"
 #include "pfc-net-device.h"
 #include "pfc-route-table.h"
+#include "pfc-switch-monitor.h"
 #include "pfc-watchdog.h"
 #include "switch-mmu.h"
 
@@ -77,13 +78,17 @@ namespace ns3
  * (nothing is dropped) and, once the limit is reached, holds up the
  * source's other frames of that class too, whatever their port.
  *
- * Two optional components watch the pipeline (both null by default; then
- * Enqueue tests one flag and nothing else changes): the ITSY detector
- * (attribute Itsy, ItsyDetector: it sees lossless enqueues and dequeues,
- * starts the pauses so that they carry its messages, and receives PFC and
- * ITSY frames) and the PFC watchdog (attribute Watchdog, PfcWatchdog).
- * Their recoveries drop frames at Enqueue (itsy-recovery, pfc-watchdog),
- * releasing the buffer the frame was charged to.
+ * Deadlock detectors and recovery policies watch the pipeline through one
+ * small interface, PfcSwitchMonitor (none by default; then Enqueue tests one
+ * flag and nothing else changes): the ITSY detector (attribute Itsy,
+ * ItsyDetector), the PFC watchdog (attribute Watchdog, PfcWatchdog) and any
+ * other given to AddMonitor().  The switch calls their hooks (lossless
+ * enqueue and dequeue, pause decisions, PFC frames received, frames of
+ * their EtherType) and asks them two things: whether an egress queue takes
+ * no frame now, and whether an ingress class is held lossy.  A recovery drop
+ * has one definition (RecoveryDrop: the monitor's reason and counter), at
+ * Enqueue (releasing the buffer the frame was charged to), at a held
+ * class's overflow, and for what a queue holds (FlushForRecovery).
  */
 class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
 {
@@ -191,6 +196,22 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
      * \param port the ingress port \param cls the pause class
      */
     void ReevaluatePause(uint32_t port, uint8_t cls);
+    /**
+     * Attach a detector or recovery policy (before the simulation starts);
+     * the Itsy and Watchdog attributes' come first, then these in order.
+     * \param monitor it
+     */
+    void AddMonitor(Ptr<PfcSwitchMonitor> monitor);
+    uint32_t GetNMonitors() const; //!< \return monitors attached (after initialisation: all)
+    /// \param i index \return monitor \p i
+    Ptr<PfcSwitchMonitor> GetMonitor(uint32_t i) const;
+    /**
+     * Recovery: drop the lossless frames egress queue (\p port, \p cls)
+     * holds (releasing their buffer), as \p by's recovery drops.
+     * \param port egress port \param cls class \param by the monitor
+     * \return frames dropped
+     */
+    uint32_t FlushForRecovery(uint32_t port, uint8_t cls, PfcSwitchMonitor& by);
     Ptr<ItsyDetector> GetItsy() const;    //!< \return the ITSY detector (null: off)
     Ptr<PfcWatchdog> GetWatchdog() const; //!< \return the PFC watchdog (null: off)
 
@@ -349,6 +370,12 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
      * \return whether it was dropped
      */
     bool DropForRecovery(const PfcQueueEntry& entry, uint32_t outPort, uint8_t outQueue);
+    /**
+     * The one definition of a recovery drop: \p by counts it, the drop has
+     * its reason.  \param frame the frame \param inPort ingress port
+     * \param by the monitor whose recovery drops it
+     */
+    void RecoveryDrop(Ptr<const Packet> frame, uint32_t inPort, PfcSwitchMonitor& by);
     /// Drop a packet whose IPv4 header was removed. \param packet payload \param ip header
     /// \param inPort port \param reason why
     void DropPacket(Ptr<Packet> packet,
@@ -381,6 +408,7 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
     Ptr<PfcClassifier> m_classifier;                     //!< priority policy
     Ptr<ItsyDetector> m_itsy;                            //!< Itsy (null: off)
     Ptr<PfcWatchdog> m_watchdog;                         //!< Watchdog (null: off)
+    std::vector<Ptr<PfcSwitchMonitor>> m_monitors;       //!< AddMonitor's; all once initialised
     PfcRouteTable m_fib;                                 //!< routes
     std::vector<uint32_t> m_localAddresses;              //!< local delivery
     NetDevice::ReceiveCallback m_rxCallback;             //!< to the stack (relay servers)
@@ -392,7 +420,7 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
     uint32_t m_seed;                                     //!< ECMP seed in effect
     bool m_checksum;                                     //!< recompute IPv4 checksums
     bool m_initialized;                                  //!< DoInitialize ran (MMU set up)
-    bool m_observed; //!< ITSY or the watchdog is on (set by DoInitialize)
+    bool m_observed; //!< a monitor is attached (set by DoInitialize)
 
     uint64_t m_forwarded;                          //!< frames forwarded
     uint64_t m_ecnMarked;                          //!< frames marked CE

@@ -22,7 +22,7 @@ PfcWatchdog::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::PfcWatchdog")
-            .SetParent<Object>()
+            .SetParent<PfcSwitchMonitor>()
             .SetGroupName("Tagger")
             .AddConstructor<PfcWatchdog>()
             .AddAttribute("PollInterval",
@@ -65,8 +65,7 @@ PfcWatchdog::PfcWatchdog()
       m_action(ACTION_DROP),
       m_sw(nullptr),
       m_storms(0),
-      m_restorations(0),
-      m_drops(0)
+      m_restorations(0)
 {
 }
 
@@ -75,12 +74,13 @@ PfcWatchdog::DoDispose()
 {
     m_event.Cancel();
     m_sw = nullptr;
-    Object::DoDispose();
+    PfcSwitchMonitor::DoDispose();
 }
 
 void
 PfcWatchdog::Attach(PfcSwitchNetDevice* sw)
 {
+    SetSwitch(sw);
     m_sw = sw;
     uint32_t n = sw->GetNPorts() * kPfcClasses;
     m_stormed.assign(n, 0);
@@ -141,14 +141,13 @@ PfcWatchdog::Detect(uint32_t port, uint8_t cls)
     {
         m_firstStorm = Simulator::Now();
     }
-    Ptr<PfcNetDevice> dev = m_sw->GetPort(port);
     if (m_action == ACTION_DROP)
     {
-        m_drops += dev->DropLosslessFrames(cls, PfcDropReason::PFC_WATCHDOG);
+        m_sw->FlushForRecovery(port, cls, *this);
     }
     else
     {
-        dev->IgnorePauseUntil(cls, Time::Max());
+        m_sw->GetPort(port)->IgnorePauseUntil(cls, Time::Max());
     }
     m_stormTrace(port, cls, true);
 }
@@ -166,15 +165,15 @@ PfcWatchdog::Restore(uint32_t port, uint8_t cls)
 }
 
 bool
-PfcWatchdog::IsDropping(uint32_t port, uint8_t cls) const
+PfcWatchdog::IsDropping(uint32_t port, uint8_t cls, bool /* lossless */) const
 {
     return m_action == ACTION_DROP && m_stormed[port * kPfcClasses + cls];
 }
 
-void
-PfcWatchdog::NotifyDrop()
+PfcDropReason
+PfcWatchdog::GetRecoveryDropReason() const
 {
-    ++m_drops;
+    return PfcDropReason::PFC_WATCHDOG;
 }
 
 uint64_t
@@ -192,7 +191,7 @@ PfcWatchdog::GetRestorations() const
 uint64_t
 PfcWatchdog::GetDrops() const
 {
-    return m_drops;
+    return GetRecoveryDrops();
 }
 
 Time

@@ -8,6 +8,7 @@
 #define PFC_WATCHDOG_H
 
 #include "pfc-header.h"
+#include "pfc-switch-monitor.h"
 #include "pfc-types.h"
 
 #include "ns3/event-id.h"
@@ -30,8 +31,8 @@ class PfcSwitchNetDevice;
 
 /**
  * \ingroup tagger
- * A PFC watchdog of one PfcSwitchNetDevice (attribute
- * PfcSwitchNetDevice::Watchdog, null by default): every PollInterval it
+ * A PFC watchdog of one PfcSwitchNetDevice, a PfcSwitchMonitor (attribute
+ * PfcSwitchNetDevice::Watchdog, null by default, or AddMonitor): every PollInterval it
  * looks at each lossless egress queue; one that has been paused by its peer
  * for DetectionTime or more and still holds frames is in a *PFC storm*.
  * Action Drop: its lossless frames are flushed and the frames that arrive
@@ -45,7 +46,7 @@ class PfcSwitchNetDevice;
  * long, deadlocked or merely slow, which is what the comparison with ITSY
  * shows (collateral drops, recurrences).
  */
-class PfcWatchdog : public Object
+class PfcWatchdog : public PfcSwitchMonitor
 {
   public:
     /// What a storm does.
@@ -63,18 +64,18 @@ class PfcWatchdog : public Object
     PfcWatchdog();
 
     /// Size the state and start polling (the switch calls it). \param sw the switch
-    void Attach(PfcSwitchNetDevice* sw);
+    void Attach(PfcSwitchNetDevice* sw) override;
+    PfcDropReason GetRecoveryDropReason() const override; //!< \return pfc-watchdog
     /// A PFC frame arrived on \p port. \param port port \param pfc the body
-    void ReceivePfc(uint32_t port, const PfcHeader& pfc);
-    /// \param port egress port \param cls class \return frames for it are dropped now
-    bool IsDropping(uint32_t port, uint8_t cls) const;
-    /// The switch dropped a frame for a dropping queue.
-    void NotifyDrop();
+    void ReceivePfc(uint32_t port, const PfcHeader& pfc) override;
+    /// \param port egress port \param cls class \param lossless lossless frame (any is dropped)
+    /// \return frames for it are dropped now
+    bool IsDropping(uint32_t port, uint8_t cls, bool lossless) const override;
 
     uint64_t GetStorms() const;       //!< \return storms detected
     uint64_t GetRestorations() const; //!< \return queues restored
-    uint64_t GetDrops() const;        //!< \return frames dropped (flushed or arriving)
-    Time GetFirstStorm() const;       //!< \return when the first storm was detected (0: none)
+    uint64_t GetDrops() const;  //!< \return frames dropped (flushed or arriving): GetRecoveryDrops
+    Time GetFirstStorm() const; //!< \return when the first storm was detected (0: none)
 
     /// TracedCallback signature for Storm: (port, class, detected (else restored)).
     typedef void (*StormTracedCallback)(uint32_t port, uint8_t cls, bool detected);
@@ -101,7 +102,6 @@ class PfcWatchdog : public Object
     EventId m_event;                //!< next poll
     uint64_t m_storms;              //!< counter
     uint64_t m_restorations;        //!< counter
-    uint64_t m_drops;               //!< counter
     Time m_firstStorm;              //!< first detection
     TracedCallback<uint32_t, uint8_t, bool> m_stormTrace; //!< Storm
 };

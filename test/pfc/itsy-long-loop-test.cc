@@ -23,6 +23,7 @@
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/pfc-topology-helper.h"
 
+#include <set>
 #include <sstream>
 
 namespace ns3
@@ -143,6 +144,76 @@ class ItsyLongLoopTestCase : public TestCase
     }
 };
 
+/// \param a a loop \param b another \return whether they pass the same switches
+bool
+SameLoop(const ItsyDetector::Declaration& a, const ItsyDetector::Declaration& b)
+{
+    std::set<uint32_t> na;
+    std::set<uint32_t> nb;
+    for (const ItsyDetector::Hop& h : a.loop)
+    {
+        na.insert(h.node);
+    }
+    for (const ItsyDetector::Hop& h : b.loop)
+    {
+        nb.insert(h.node);
+    }
+    return na == nb;
+}
+
+/**
+ * \ingroup tagger-tests
+ * Recovery Break breaks a loop once per episode.  On a ring every switch
+ * is an initiator and declares the loop, within a lap of the others or
+ * long after; only one break may follow (Break trace).  A later break of
+ * the same loop is a recurrence only if the declaration it answers was
+ * detected after the earlier break (the loop formed again); one detected
+ * before it is the same episode, broken twice.  No lossless drop either.
+ */
+class ItsyBreakOnceTestCase : public TestCase
+{
+  public:
+    ItsyBreakOnceTestCase()
+        : TestCase("ITSY Break: rings of 4 to 8 switches, each loop episode broken once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<RingCase> cases = {
+            {6, MicroSeconds(10), MicroSeconds(100)},
+            {4, MicroSeconds(2), MicroSeconds(100)},
+            {8, MicroSeconds(8), MicroSeconds(100)},
+            {5, MicroSeconds(0), MicroSeconds(20)},
+        };
+        for (const RingCase& c : cases)
+        {
+            ItsyOutcome out = RunLongRing(c, "Break");
+            std::ostringstream what;
+            what << c.switches << " switches, " << c.delay.As(Time::US) << " links";
+            NS_TEST_EXPECT_MSG_GT(out.declarations.size(), 0, what.str() << ": not declared");
+            NS_TEST_EXPECT_MSG_GT(out.breaks.size(), 0, what.str() << ": not broken");
+            uint32_t twice = 0;
+            for (std::size_t b = 0; b < out.breaks.size(); ++b)
+            {
+                for (std::size_t a = 0; a < b; ++a)
+                {
+                    twice += SameLoop(out.breaks[a], out.breaks[b]) &&
+                                     out.breaks[b].detected <= out.breaks[a].time
+                                 ? 1
+                                 : 0;
+                }
+            }
+            std::clog << "itsy break once: " << what.str() << ": " << out.declarations.size()
+                      << " declarations, " << out.breaks.size() << " breaks, " << twice
+                      << " of an episode already broken\n";
+            NS_TEST_EXPECT_MSG_EQ(twice, 0, what.str() << ": an episode broken twice");
+            NS_TEST_EXPECT_MSG_EQ(out.losslessDrops, 0, what.str() << ": lossless drops");
+        }
+    }
+};
+
 /// Count a switch's drops of \p reason into \p n (Drop trace). \param n the count
 /// \param reason the reason counted \param frame the frame \param port ingress \param r reason
 void
@@ -242,6 +313,12 @@ TestCase*
 MakeItsyLongLoopTestCase()
 {
     return new ItsyLongLoopTestCase;
+}
+
+TestCase*
+MakeItsyBreakOnceTestCase()
+{
+    return new ItsyBreakOnceTestCase;
 }
 
 TestCase*

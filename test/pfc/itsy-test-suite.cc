@@ -63,6 +63,13 @@ ConfigureNet(PfcTopologyHelper& net)
     net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(20000));
 }
 
+/// Append \p d to \p to (a Break trace). \param to the list \param d a break
+void
+AppendDeclaration(std::vector<ItsyDetector::Declaration>* to, const ItsyDetector::Declaration& d)
+{
+    to->push_back(d);
+}
+
 /**
  * Turn ITSY on, watch with the oracle (every 10 us), run until \p stop.
  * \param net the built network, traffic set \param stop end \return outcome
@@ -72,7 +79,11 @@ RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::st
 {
     ItsyHelper itsy;
     itsy.SetDetectorAttribute("Recovery", StringValue(recovery));
-    itsy.Install(net.GetSwitches());
+    std::vector<ItsyDetector::Declaration> breaks;
+    for (const Ptr<ItsyDetector>& d : itsy.Install(net.GetSwitches()))
+    {
+        d->TraceConnectWithoutContext("Break", MakeBoundCallback(&AppendDeclaration, &breaks));
+    }
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());
     oracle->SetAttribute("Interval", TimeValue(MicroSeconds(10)));
@@ -91,6 +102,7 @@ RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::st
         }
     }
     out.declarations = itsy.GetDeclarations();
+    out.breaks = breaks;
     for (const auto& d : itsy.GetDetectors())
     {
         out.middles += d->GetMiddleEpisodes();
@@ -426,11 +438,7 @@ class ItsyByHandTestCase : public TestCase
                                 1u,
                                 Pfc(100, again));
         }
-        Simulator::Schedule(MicroSeconds(40),
-                            &ItsyDetector::ReceiveSynthesized,
-                            d,
-                            1u,
-                            Temporal(m));
+        Simulator::Schedule(MicroSeconds(40), &ItsyDetector::ReceiveFrame, d, 1u, Temporal(m));
         Simulator::Stop(MicroSeconds(50));
         Simulator::Run();
         // Every checking message found no causal pausing port: dropped, nothing sent.
@@ -475,6 +483,7 @@ class ItsyTestSuite : public TestSuite
         AddTestCase(MakeWatchdogTestCase());
         AddTestCase(MakeItsyLongLoopTestCase());
         AddTestCase(MakeItsyRecoveryLosslessTestCase());
+        AddTestCase(MakeItsyBreakOnceTestCase());
     }
 };
 

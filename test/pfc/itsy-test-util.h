@@ -38,6 +38,7 @@ struct ItsyOutcome
     Time formed;                                                    //!< first cycle's formation
     std::set<std::tuple<uint32_t, uint32_t, uint8_t>> oracleQueues; //!< queues of its cycles
     std::vector<ItsyDetector::Declaration> declarations;            //!< ITSY's
+    std::vector<ItsyDetector::Declaration> breaks;                  //!< Break trace, in time order
     uint64_t middles = 0;                                           //!< Lemma 3 episodes
     uint64_t triggers = 0;                                          //!< initial triggers
     uint64_t recoveryDrops = 0;       //!< frames the detectors' Break dropped
@@ -80,6 +81,8 @@ ItsyOutcome RunRing(RingMode mode, const std::string& recovery);
 TestCase* MakeItsyRecoveryTestCase(bool trigger, RingMode mode);
 /// \return the TestCase of rings with long round trips (test/pfc/itsy-long-loop-test.cc)
 TestCase* MakeItsyLongLoopTestCase();
+/// \return the TestCase of Break once per loop episode (test/pfc/itsy-long-loop-test.cc)
+TestCase* MakeItsyBreakOnceTestCase();
 /// \return the TestCase of recovery ending lossless (test/pfc/itsy-long-loop-test.cc)
 TestCase* MakeItsyRecoveryLosslessTestCase();
 /// \return a TestCase of the PFC watchdog (a storming host on a line)
