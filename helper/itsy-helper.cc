@@ -5,6 +5,8 @@
 #include "itsy-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/names.h"
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/pointer.h"
@@ -102,19 +104,27 @@ ItsyHelper::GetSynthesized() const
     return n;
 }
 
+std::string
+ItsyHelper::NodeName(uint32_t id)
+{
+    const std::string name =
+        id < NodeList::GetNNodes() ? Names::FindName(NodeList::GetNode(id)) : std::string();
+    return name.empty() ? "node " + std::to_string(id) : name;
+}
+
 void
 ItsyHelper::PrintDeclarations(std::ostream& os) const
 {
     for (const ItsyDetector::Declaration& d : m_declarations)
     {
         os << "itsy: deadlock declared at " << d.time.As(Time::US) << " (loop detected "
-           << d.detected.As(Time::US) << ") by node " << d.genNode << " port " << d.genPort
+           << d.detected.As(Time::US) << ") by " << NodeName(d.genNode) << " port " << d.genPort
            << " class " << int(d.genCls) << (d.middle ? " (middle switch)" : "")
-           << ", initial trigger node " << d.trigNode << " port " << d.trigPort
+           << ", initial trigger " << NodeName(d.trigNode) << " port " << d.trigPort
            << (d.onLoop ? " on" : " out of") << " the loop:";
         for (const ItsyDetector::Hop& h : d.loop)
         {
-            os << " (node " << h.node << " port " << h.port << " class " << int(h.cls) << ")";
+            os << " (" << NodeName(h.node) << " port " << h.port << " class " << int(h.cls) << ")";
         }
         os << "\n";
     }

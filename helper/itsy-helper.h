@@ -61,10 +61,14 @@ class ItsyHelper
     uint64_t GetPiggybacked() const; //!< \return checking messages in PAUSE frames, all switches
     uint64_t GetSynthesized() const; //!< \return synthesized frames, all switches
     /**
-     * Print one line per declaration.
+     * Print one line per declaration, naming nodes by their ns-3 name
+     * (Names::Add; PfcTopologyHelper names them after the topology) or,
+     * unnamed, by id.
      * \param os stream
      */
     void PrintDeclarations(std::ostream& os) const;
+    /// \param id a node id \return its ns-3 name, or "node <id>"
+    static std::string NodeName(uint32_t id);
 
   private:
     /// Record a declaration. \param d it

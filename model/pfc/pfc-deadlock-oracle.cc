@@ -32,7 +32,8 @@ PfcDeadlockOracle::GetTypeId()
                           MakeTimeAccessor(&PfcDeadlockOracle::m_interval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddTraceSource("Deadlock",
-                            "A new cycle of paused, non-empty egress queues was found.",
+                            "A cycle of paused, non-empty egress queues formed (one the previous "
+                            "check did not find: recurrences count).",
                             MakeTraceSourceAccessor(&PfcDeadlockOracle::m_deadlockTrace),
                             "ns3::PfcDeadlockOracle::DeadlockTracedCallback");
     return tid;
@@ -149,7 +150,7 @@ PfcDeadlockOracle::CheckNow()
             Ptr<PfcNetDevice> port = m_switches[s]->GetPort(p);
             for (uint8_t c = 0; c < kPfcClasses; ++c)
             {
-                if (port->IsClassPaused(c) && !port->GetQueue(c).empty())
+                if ((port->IsClassPaused(c) || PeerPausing(s, p, c)) && !port->GetQueue(c).empty())
                 {
                     index[key(s, p, c)] = vertices.size();
                     vertices.emplace_back(s, p, c);
@@ -192,8 +193,10 @@ PfcDeadlockOracle::CheckNow()
             }
         }
     }
-    // Cycles: depth-first search, one cycle per back edge found.
+    // Cycles: depth-first search, one cycle per back edge found.  A cycle
+    // absent from the previous check is a formation (a recurrence too).
     std::vector<Deadlock> found;
+    std::set<std::vector<uint64_t>> present;
     std::vector<uint8_t> color(vertices.size(), 0);
     std::vector<uint32_t> stack;
     std::function<void(uint32_t)> dfs = [&](uint32_t v) {
@@ -216,12 +219,12 @@ PfcDeadlockOracle::CheckNow()
                 {
                     auto [s, p, c] = vertices[*it];
                     d.cycle.push_back({m_switches[s]->GetNode()->GetId(), p, c});
-                    d.formed = std::max(d.formed, m_switches[s]->GetPort(p)->GetPausedSince(c));
+                    d.formed = std::max(d.formed, PauseDecided(s, p, c));
                     canon.push_back(key(s, p, c));
                 }
                 found.push_back(d);
                 std::sort(canon.begin(), canon.end());
-                if (m_known.insert(canon).second)
+                if (present.insert(canon).second && m_present.count(canon) == 0)
                 {
                     NS_LOG_INFO("deadlock of " << d.cycle.size() << " queues at "
                                                << d.detected.As(Time::US));
@@ -240,7 +243,37 @@ PfcDeadlockOracle::CheckNow()
             dfs(v);
         }
     }
+    m_present.swap(present);
     return found;
+}
+
+bool
+PfcDeadlockOracle::PeerPausing(uint32_t s, uint32_t p, uint8_t c) const
+{
+    auto [peer, peerPort] = m_peers[s][p];
+    return peer >= 0 && m_switches[peer]->GetPort(peerPort)->IsPausingPeer(c);
+}
+
+Time
+PfcDeadlockOracle::PauseDecided(uint32_t s, uint32_t p, uint8_t c) const
+{
+    // Egress (s, p, c) is paused since its PAUSE arrived; the peer decided it
+    // a link delay, a frame and a processing delay earlier (its first PAUSE
+    // of the pause in force).  If the peer resumed and paused again since,
+    // the pause in force is still the earlier one: the earlier of the two.
+    Ptr<PfcNetDevice> port = m_switches[s]->GetPort(p);
+    auto [peer, peerPort] = m_peers[s][p];
+    if (peer < 0)
+    {
+        return port->GetPausedSince(c);
+    }
+    Ptr<PfcNetDevice> dev = m_switches[peer]->GetPort(peerPort);
+    if (!dev->IsPausingPeer(c))
+    {
+        return port->GetPausedSince(c); // its RESUME is on the way
+    }
+    return port->IsClassPaused(c) ? std::min(port->GetPausedSince(c), dev->GetPausingPeerSince(c))
+                                  : dev->GetPausingPeerSince(c); // its PAUSE is on the way
 }
 
 bool

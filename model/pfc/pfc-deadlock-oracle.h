@@ -34,12 +34,24 @@ namespace ns3
  * Finds PFC deadlocks from outside the network, with global knowledge.
  *
  * Wait-for graph: a vertex is an egress queue (switch, port, class) that is
- * paused by its peer and holds frames.  Vertex (A, p, c) waits for vertex
+ * paused by its peer (its PAUSE arrived, or the peer decided it and it is on
+ * the way) and holds frames.  Vertex (A, p, c) waits for vertex
  * (B, q, d) when p leads to switch B (arriving on B's port p') and B's
  * egress queue (q, d) holds frames that came in on (p', an ingress queue
  * whose PAUSE names class c): (A, p, c) cannot resume before (B, q, d)
- * drains.  A cycle of such waits is a deadlock; it formed when the last of
- * its pauses began.
+ * drains.  A cycle of such waits is a deadlock.  It formed when the last
+ * of its pauses was decided: the time the downstream switch decided the
+ * PAUSE in force (PfcNetDevice::GetPausingPeerSince: its first PAUSE, not a
+ * refresh), a link delay, a frame and the processing delay before the
+ * PAUSE took effect upstream.  A detector in the switches (ITSY) starts at
+ * that decision, so its delay is measured from there.
+ *
+ * Every formation is reported, recurrences included: a cycle that a check
+ * finds and the check before did not is a new deadlock (Deadlock trace,
+ * GetDeadlocks), so a loop that a recovery breaks and that forms again
+ * counts each time.  Checks are periodic (Start) or CheckNow: a cycle that
+ * forms and breaks between two checks is not seen, and one broken and
+ * formed again between them counts once.
  *
  * Also the definition test of the TTL scheme: stop every sender, let the
  * network run; lossless bytes that never drain are deadlocked
@@ -60,7 +72,7 @@ class PfcDeadlockOracle : public Object
     struct Deadlock
     {
         std::vector<Member> cycle; //!< the queues, each waiting for the next (last for first)
-        Time formed;               //!< when the last pause of the cycle began
+        Time formed;               //!< when the last pause of the cycle was decided
         Time detected;             //!< when the oracle saw it
     };
 
@@ -91,8 +103,9 @@ class PfcDeadlockOracle : public Object
      */
     std::vector<Deadlock> CheckNow();
 
-    bool HasDeadlock() const;                          //!< \return a deadlock was seen
-    const std::vector<Deadlock>& GetDeadlocks() const; //!< \return distinct deadlocks seen
+    bool HasDeadlock() const; //!< \return a deadlock was seen
+    /// \return every formation seen, recurrences included, in time order
+    const std::vector<Deadlock>& GetDeadlocks() const;
     uint64_t GetLosslessBytes() const; //!< \return lossless bytes held in all watched MMUs
     /// Print the deadlocks seen. \param os stream
     void PrintSummary(std::ostream& os) const;
@@ -108,14 +121,25 @@ class PfcDeadlockOracle : public Object
     void Periodic(Time stop);
     /// Map each switch port to the (switch, port) at its other end.
     void BuildPeers();
+    /**
+     * \param s switch index \param p port \param c class (a paused egress queue)
+     * \return when its peer decided the pause in force
+     */
+    Time PauseDecided(uint32_t s, uint32_t p, uint8_t c) const;
+    /**
+     * \param s switch index \param p port \param c class
+     * \return whether the peer of that egress queue has decided to pause it
+     *         (its PAUSE may still be on the way)
+     */
+    bool PeerPausing(uint32_t s, uint32_t p, uint8_t c) const;
 
     Time m_interval;                                 //!< Interval
     std::vector<Ptr<PfcSwitchNetDevice>> m_switches; //!< watched switches
     /// [switch][port] -> (peer switch index or -1, peer port index)
     std::vector<std::vector<std::pair<int32_t, uint32_t>>> m_peers;
     bool m_peersBuilt;                               //!< m_peers is valid
-    std::vector<Deadlock> m_deadlocks;               //!< distinct deadlocks
-    std::set<std::vector<uint64_t>> m_known;         //!< canonical keys of known cycles
+    std::vector<Deadlock> m_deadlocks;               //!< every formation
+    std::set<std::vector<uint64_t>> m_present;       //!< canonical keys of the last check's cycles
     EventId m_event;                                 //!< next periodic check
     TracedCallback<const Deadlock&> m_deadlockTrace; //!< Deadlock
 };

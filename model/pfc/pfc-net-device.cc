@@ -317,6 +317,7 @@ PfcNetDevice::PfcNetDevice()
     m_pausedSince.fill(Time(0));
     m_ignorePauseUntil.fill(Time(0));
     m_pausingPeer.fill(false);
+    m_pausingSince.fill(Time(0));
     m_drops.fill(0);
     m_ecnRandom = CreateObject<UniformRandomVariable>();
 }
@@ -1096,6 +1097,10 @@ PfcNetDevice::StartPausing(uint8_t cls)
 {
     NS_LOG_FUNCTION(this << int(cls));
     NS_ASSERT(cls < kPfcClasses);
+    if (!m_pausingPeer[cls])
+    {
+        m_pausingSince[cls] = Simulator::Now();
+    }
     m_pausingPeer[cls] = true;
     RefreshPause(cls);
 }
@@ -1136,6 +1141,13 @@ bool
 PfcNetDevice::IsPausingPeer(uint8_t cls) const
 {
     return m_pausingPeer[cls];
+}
+
+Time
+PfcNetDevice::GetPausingPeerSince(uint8_t cls) const
+{
+    NS_ASSERT(cls < kPfcClasses);
+    return m_pausingSince[cls];
 }
 
 // ---------------------------------------------------------------------------

@@ -290,6 +290,13 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     void StopPausing(uint8_t cls);
     /// \param cls class \return whether this port pauses the peer's class (its one record)
     bool IsPausingPeer(uint8_t cls) const;
+    /**
+     * \param cls class
+     * \return when this port decided to pause the peer's class \p cls in the
+     *         pause now in force (its first PAUSE, not the refreshes; valid
+     *         while IsPausingPeer)
+     */
+    Time GetPausingPeerSince(uint8_t cls) const;
 
     /// Queue a PFC frame with this body (ahead of data).  \param pfc the body
     void SendPfcFrame(const PfcHeader& pfc);
@@ -590,6 +597,7 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     std::array<Time, kPfcClasses> m_pausedSince;      //!< start of the current pause
     std::array<EventId, kPfcClasses> m_pauseExpiry;   //!< expiry events
     std::array<bool, kPfcClasses> m_pausingPeer;      //!< we are pausing the peer's class
+    std::array<Time, kPfcClasses> m_pausingSince;     //!< since when (StartPausing)
     std::array<EventId, kPfcClasses> m_refreshEvent;  //!< refresh events
     std::array<Time, kPfcClasses> m_ignorePauseUntil; //!< PAUSE ignored until (IgnorePauseUntil)
     std::array<PfcHeader::Padding, kPfcClasses> m_pausePadding; //!< next PAUSE's padding

@@ -214,6 +214,58 @@ class ItsyBreakOnceTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * The oracle reports every formation, and dates it at the cycle's last
+ * PAUSE decision.  Rings left deadlocked: one formation, however long it
+ * lasts.  The same rings with Recovery Break (the loop forms again after
+ * each break, and may form and dissolve meanwhile): at least as many
+ * formations as breaks.  Every formation's time is the time of a PAUSE
+ * decision of some switch's MMU (its Pause trace), before the oracle saw it.
+ */
+class OracleFormationsTestCase : public TestCase
+{
+  public:
+    OracleFormationsTestCase()
+        : TestCase("oracle: every formation reported, dated at the last PAUSE decision")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<RingCase> cases = {
+            {4, MicroSeconds(2), MicroSeconds(100)},
+            {6, MicroSeconds(10), MicroSeconds(100)},
+        };
+        for (const RingCase& c : cases)
+        {
+            ItsyOutcome out = RunLongRing(c, "Break");
+            ItsyOutcome none = RunLongRing(c, "None");
+            std::ostringstream what;
+            what << c.switches << " switches, " << c.delay.As(Time::US) << " links";
+            NS_TEST_EXPECT_MSG_GT(out.formations.size(), 1, what.str() << ": recurrences");
+            for (std::size_t k = 0; k < out.formations.size(); ++k)
+            {
+                const PfcDeadlockOracle::Deadlock& f = out.formations[k];
+                NS_TEST_EXPECT_MSG_EQ(out.pauseDecisions.count(f.formed),
+                                      1,
+                                      what.str()
+                                          << ": formation " << k << " at " << f.formed.As(Time::US)
+                                          << " is no PAUSE decision");
+                NS_TEST_EXPECT_MSG_LT(f.formed, f.detected, what.str() << ": seen before formed");
+            }
+            // Left alone, the deadlock is one formation however long it lasts;
+            // broken, it forms again after each break (all but the last).
+            NS_TEST_EXPECT_MSG_EQ(none.formations.size(), 1, what.str() << ": reported again");
+            NS_TEST_EXPECT_MSG_GT(out.breaks.size(), 1, what.str() << ": broken");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(out.formations.size(),
+                                        out.breaks.size(),
+                                        what.str() << ": a recurrence not reported");
+        }
+    }
+};
+
 /// Count a switch's drops of \p reason into \p n (Drop trace). \param n the count
 /// \param reason the reason counted \param frame the frame \param port ingress \param r reason
 void
@@ -311,8 +363,15 @@ class ItsyHoldEndsLosslessTestCase : public TestCase
 
 TestCase*
 MakeItsyLongLoopTestCase()
+
 {
     return new ItsyLongLoopTestCase;
+}
+
+TestCase*
+MakeOracleFormationsTestCase()
+{
+    return new OracleFormationsTestCase;
 }
 
 TestCase*

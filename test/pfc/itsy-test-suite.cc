@@ -41,6 +41,7 @@
 #include "ns3/test.h"
 
 #include <set>
+#include <sstream>
 
 using namespace ns3;
 using namespace ns3::tagger::test;
@@ -70,6 +71,14 @@ AppendDeclaration(std::vector<ItsyDetector::Declaration>* to, const ItsyDetector
     to->push_back(d);
 }
 
+/// Insert the time now into \p to (an MMU Pause trace). \param to the set
+/// \param port the port \param cls the class
+void
+InsertNow(std::set<Time>* to, uint32_t /* port */, uint8_t /* cls */)
+{
+    to->insert(Simulator::Now());
+}
+
 /**
  * Turn ITSY on, watch with the oracle (every 10 us), run until \p stop.
  * \param net the built network, traffic set \param stop end \return outcome
@@ -83,6 +92,13 @@ RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::st
     for (const Ptr<ItsyDetector>& d : itsy.Install(net.GetSwitches()))
     {
         d->TraceConnectWithoutContext("Break", MakeBoundCallback(&AppendDeclaration, &breaks));
+    }
+    std::set<Time> decisions;
+    for (uint32_t i = 0; i < net.GetSwitches().GetN(); ++i)
+    {
+        PfcHelper::GetSwitch(net.GetSwitches().Get(i))
+            ->GetMmu()
+            ->TraceConnectWithoutContext("Pause", MakeBoundCallback(&InsertNow, &decisions));
     }
     Ptr<PfcDeadlockOracle> oracle = CreateObject<PfcDeadlockOracle>();
     oracle->AddSwitches(net.GetSwitches());
@@ -103,6 +119,12 @@ RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::st
     }
     out.declarations = itsy.GetDeclarations();
     out.breaks = breaks;
+    std::ostringstream printed;
+    itsy.PrintDeclarations(printed);
+    out.printed = printed.str();
+    out.r0Id = net.GetNode(0)->GetId();
+    out.formations = oracle->GetDeadlocks();
+    out.pauseDecisions = decisions;
     for (const auto& d : itsy.GetDetectors())
     {
         out.middles += d->GetMiddleEpisodes();
@@ -299,6 +321,12 @@ class ItsyOnLoopTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(DeclaredLoopsAreOracleCycles(o), true, "loop = oracle cycle");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(d.time, o.formed, "declared after the formation");
         NS_TEST_EXPECT_MSG_LT(d.time, o.formed + MicroSeconds(300), "declared soon after");
+        // The report names the switches as the topology does (R0 .. R3).
+        const std::string first = o.printed.substr(0, o.printed.find('\n'));
+        const bool named =
+            first.find(" by R" + std::to_string(d.genNode - o.r0Id)) != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(named, true, "initiator named: " << first);
+        NS_TEST_EXPECT_MSG_EQ(first.find("node "), std::string::npos, "no bare id: " << first);
     }
 };
 
@@ -484,6 +512,7 @@ class ItsyTestSuite : public TestSuite
         AddTestCase(MakeItsyLongLoopTestCase());
         AddTestCase(MakeItsyRecoveryLosslessTestCase());
         AddTestCase(MakeItsyBreakOnceTestCase());
+        AddTestCase(MakeOracleFormationsTestCase());
     }
 };
 

@@ -17,6 +17,7 @@
 #include "pfc-switch-test-util.h"
 
 #include "ns3/itsy-detector.h"
+#include "ns3/pfc-deadlock-oracle.h"
 #include "ns3/test.h"
 
 #include <set>
@@ -39,8 +40,12 @@ struct ItsyOutcome
     std::set<std::tuple<uint32_t, uint32_t, uint8_t>> oracleQueues; //!< queues of its cycles
     std::vector<ItsyDetector::Declaration> declarations;            //!< ITSY's
     std::vector<ItsyDetector::Declaration> breaks;                  //!< Break trace, in time order
-    uint64_t middles = 0;                                           //!< Lemma 3 episodes
-    uint64_t triggers = 0;                                          //!< initial triggers
+    std::vector<PfcDeadlockOracle::Deadlock> formations;            //!< the oracle's, in time order
+    std::set<Time> pauseDecisions;    //!< times of the switches' MMU PAUSE decisions
+    std::string printed;              //!< ItsyHelper::PrintDeclarations
+    uint32_t r0Id = 0;                //!< node id of topology node 0 (R0 in the rings)
+    uint64_t middles = 0;             //!< Lemma 3 episodes
+    uint64_t triggers = 0;            //!< initial triggers
     uint64_t recoveryDrops = 0;       //!< frames the detectors' Break dropped
     uint64_t switchRecoveryDrops = 0; //!< itsy-recovery drops the switches counted
     uint64_t losslessDrops = 0;       //!< lossless-overflow drops (PFC failed)
@@ -81,6 +86,8 @@ ItsyOutcome RunRing(RingMode mode, const std::string& recovery);
 TestCase* MakeItsyRecoveryTestCase(bool trigger, RingMode mode);
 /// \return the TestCase of rings with long round trips (test/pfc/itsy-long-loop-test.cc)
 TestCase* MakeItsyLongLoopTestCase();
+/// \return the TestCase of the oracle's formations (test/pfc/itsy-long-loop-test.cc)
+TestCase* MakeOracleFormationsTestCase();
 /// \return the TestCase of Break once per loop episode (test/pfc/itsy-long-loop-test.cc)
 TestCase* MakeItsyBreakOnceTestCase();
 /// \return the TestCase of recovery ending lossless (test/pfc/itsy-long-loop-test.cc)
