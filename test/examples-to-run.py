@@ -27,6 +27,7 @@ cpp_examples = [
     ("rdma-from-hpcc --stop-ms=2001", "True", "False"),
     ("rdma-mpi-incast --failures=1 --tagger", "True", "False"),
     ("itsy-deadlock --scenario=on-loop --out=itsy-deadlock", "True", "False"),
+    ("itsy-fuzz-bench --runs=6", "True", "False"),
     ("tagger-web-search-loss --k=4 --senders=6 --mode=tagger2 --packets=30000", "True", "False"),
     ("tagger-bounce-model --k=4,8 --failure-rates=0,0.2 --flows=20000 --seeds=4", "True", "False"),
     ("tagger-order-bench --sizes=8,12 --max-degrees=4 --extra-paths=0,10 --graphs=3", "True", "False"),
