@@ -259,6 +259,7 @@ class OracleFormationsTestCase : public TestCase
             // broken, it forms again after each break (all but the last).
             NS_TEST_EXPECT_MSG_EQ(none.formations.size(), 1, what.str() << ": reported again");
             NS_TEST_EXPECT_MSG_GT(out.breaks.size(), 1, what.str() << ": broken");
+            NS_TEST_EXPECT_MSG_EQ(out.losslessDrops, 0, what.str() << ": lossless drops");
             NS_TEST_EXPECT_MSG_GT_OR_EQ(out.formations.size(),
                                         out.breaks.size(),
                                         what.str() << ": a recurrence not reported");

@@ -66,6 +66,7 @@ class ItsyRecoveryTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(first.trigNode, o.xNode, "the host (or X) is the trigger");
         NS_TEST_EXPECT_MSG_EQ(first.onLoop, false, "off the loop");
         NS_TEST_EXPECT_MSG_GT(o.recoveryDrops, 0u, "Break drops frames");
+        NS_TEST_EXPECT_MSG_EQ(o.losslessDrops, 0u, "a recovery never drops a lossless frame");
         NS_TEST_EXPECT_MSG_EQ(o.switchRecoveryDrops,
                               o.recoveryDrops,
                               "the switches count them as itsy-recovery");
