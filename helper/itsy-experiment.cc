@@ -395,33 +395,12 @@ ItsyRun::Confirmed(const ItsyDetector::Declaration& d, Time formedBy)
     // recovery another initiator may have broken the loop while this temporal
     // check was on its way), or the declaration (a cycle whose last PAUSE was
     // decided before it, seen once that PAUSE took effect).
-    auto covers = [&d](const std::set<Queue>& queues) {
-        for (const ItsyDetector::Hop& h : d.loop)
-        {
-            if (!queues.count({h.node, h.port, h.cls}))
-            {
-                return false;
-            }
-        }
-        return true;
-    };
-    if (covers(OracleNow(nullptr)))
+    std::vector<PfcDeadlockOracle::Member> loop;
+    for (const ItsyDetector::Hop& h : d.loop)
     {
-        return true;
+        loop.push_back({h.node, h.port, h.cls});
     }
-    for (const PfcDeadlockOracle::Deadlock& seen : m_oracle->GetDeadlocks())
-    {
-        std::set<Queue> queues;
-        for (const PfcDeadlockOracle::Member& m : seen.cycle)
-        {
-            queues.insert({m.node, m.port, m.cls});
-        }
-        if (seen.formed <= formedBy && covers(queues))
-        {
-            return true;
-        }
-    }
-    return false;
+    return m_oracle->Confirms(loop, formedBy);
 }
 
 void

@@ -134,20 +134,6 @@ DrawLoop(const tagger::Topology& t, std::mt19937_64& rng)
     return {};
 }
 
-/// \param d a declaration \param queues queues \return every declared queue is in \p queues
-bool
-Covers(const ItsyDetector::Declaration& d, const std::set<Queue>& queues)
-{
-    for (const ItsyDetector::Hop& h : d.loop)
-    {
-        if (!queues.count({h.node, h.port, h.cls}))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 /// One run's state while it runs.
 class FuzzRun
 {
@@ -185,31 +171,12 @@ class FuzzRun
     /// \return the oracle sees its queues on a cycle now, or saw one formed by \p by
     bool Confirmed(const ItsyDetector::Declaration& d, Time by)
     {
-        std::set<Queue> now;
-        for (const PfcDeadlockOracle::Deadlock& c : m_oracle->CheckNow())
+        std::vector<PfcDeadlockOracle::Member> loop;
+        for (const ItsyDetector::Hop& h : d.loop)
         {
-            for (const PfcDeadlockOracle::Member& m : c.cycle)
-            {
-                now.insert({m.node, m.port, m.cls});
-            }
+            loop.push_back({h.node, h.port, h.cls});
         }
-        if (Covers(d, now))
-        {
-            return true;
-        }
-        for (const PfcDeadlockOracle::Deadlock& c : m_oracle->GetDeadlocks())
-        {
-            std::set<Queue> q;
-            for (const PfcDeadlockOracle::Member& m : c.cycle)
-            {
-                q.insert({m.node, m.port, m.cls});
-            }
-            if (c.formed <= by && Covers(d, q))
-            {
-                return true;
-            }
-        }
-        return false;
+        return m_oracle->Confirms(loop, by);
     }
 
     Ptr<PfcDeadlockOracle> m_oracle;                       //!< the oracle

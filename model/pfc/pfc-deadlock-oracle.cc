@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <functional>
 #include <iostream>
+#include <tuple>
 
 namespace ns3
 {
@@ -274,6 +275,42 @@ PfcDeadlockOracle::PauseDecided(uint32_t s, uint32_t p, uint8_t c) const
     }
     return port->IsClassPaused(c) ? std::min(port->GetPausedSince(c), dev->GetPausingPeerSince(c))
                                   : dev->GetPausingPeerSince(c); // its PAUSE is on the way
+}
+
+bool
+PfcDeadlockOracle::Confirms(const std::vector<Member>& queues, Time formedBy)
+{
+    auto name = [](const Member& m) { return std::make_tuple(m.node, m.port, m.cls); };
+    auto covered = [&](const std::set<std::tuple<uint32_t, uint32_t, uint8_t>>& on) {
+        return std::all_of(queues.begin(), queues.end(), [&](const Member& m) {
+            return on.count(name(m)) > 0;
+        });
+    };
+    std::set<std::tuple<uint32_t, uint32_t, uint8_t>> now;
+    for (const Deadlock& d : CheckNow())
+    {
+        for (const Member& m : d.cycle)
+        {
+            now.insert(name(m));
+        }
+    }
+    if (covered(now))
+    {
+        return true;
+    }
+    for (const Deadlock& d : m_deadlocks)
+    {
+        std::set<std::tuple<uint32_t, uint32_t, uint8_t>> on;
+        for (const Member& m : d.cycle)
+        {
+            on.insert(name(m));
+        }
+        if (d.formed <= formedBy && covered(on))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool

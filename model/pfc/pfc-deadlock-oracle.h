@@ -103,6 +103,15 @@ class PfcDeadlockOracle : public Object
      */
     std::vector<Deadlock> CheckNow();
 
+    /**
+     * Whether \p queues (a detector's verdict, e.g. an ITSY declaration's
+     * loop) are all on cycles the oracle finds now (CheckNow), or all on one
+     * formation seen so far that formed by \p formedBy.
+     * \param queues egress queues (node id, port, class) \param formedBy latest formation time
+     * \return confirmed
+     */
+    bool Confirms(const std::vector<Member>& queues, Time formedBy);
+
     bool HasDeadlock() const; //!< \return a deadlock was seen
     /// \return every formation seen, recurrences included, in time order
     const std::vector<Deadlock>& GetDeadlocks() const;

@@ -258,6 +258,11 @@ class OracleFormationsTestCase : public TestCase
             // Left alone, the deadlock is one formation however long it lasts;
             // broken, it forms again after each break (all but the last).
             NS_TEST_EXPECT_MSG_EQ(none.formations.size(), 1, what.str() << ": reported again");
+            // Confirms: a verdict on the first formation's queues is confirmed
+            // by it (at the end, with Break, that cycle may be gone), and never
+            // one on a queue of no switch.
+            NS_TEST_EXPECT_MSG_EQ(out.confirmsFirst, true, what.str() << ": Confirms");
+            NS_TEST_EXPECT_MSG_EQ(out.confirmsUnknown, false, what.str() << ": Confirms unknown");
             NS_TEST_EXPECT_MSG_GT(out.breaks.size(), 1, what.str() << ": broken");
             NS_TEST_EXPECT_MSG_EQ(out.losslessDrops, 0, what.str() << ": lossless drops");
             NS_TEST_EXPECT_MSG_GT_OR_EQ(out.formations.size(),

@@ -124,6 +124,12 @@ RunAndCollect(PfcTopologyHelper& net, Traffic& traffic, Time stop, const std::st
     out.printed = printed.str();
     out.r0Id = net.GetNode(0)->GetId();
     out.formations = oracle->GetDeadlocks();
+    out.confirmsUnknown = oracle->Confirms({{999999, 0, 3}}, Time::Max());
+    if (!out.formations.empty())
+    {
+        out.confirmsFirst =
+            oracle->Confirms(out.formations.front().cycle, out.formations.front().formed);
+    }
     out.pauseDecisions = decisions;
     for (const auto& d : itsy.GetDetectors())
     {

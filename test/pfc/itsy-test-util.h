@@ -44,6 +44,8 @@ struct ItsyOutcome
     std::set<Time> pauseDecisions;    //!< times of the switches' MMU PAUSE decisions
     std::string printed;              //!< ItsyHelper::PrintDeclarations
     uint32_t r0Id = 0;                //!< node id of topology node 0 (R0 in the rings)
+    bool confirmsUnknown = false;     //!< oracle Confirms a queue of no switch
+    bool confirmsFirst = false;       //!< ... the first formation's queues, formed by its time
     uint64_t middles = 0;             //!< Lemma 3 episodes
     uint64_t triggers = 0;            //!< initial triggers
     uint64_t recoveryDrops = 0;       //!< frames the detectors' Break dropped
