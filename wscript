@@ -216,6 +216,8 @@ def build(bld):
         'test/pfc/itsy-long-loop-test.cc',
         'test/pfc/pfc-switch-monitor-test.cc',
         'test/pfc/itsy-fuzz-test-suite.cc',
+        'test/pfc/itsy-fuzz-any-topology-test.cc',
+        'test/pfc/pfc-deadlock-oracle-test.cc',
         'test/lossy/tagger-lossy-test-suite.cc',
         'test/hpcc/hpcc-scenario-test-suite.cc',
         'test/roce/rdma-packet-account-test.cc',

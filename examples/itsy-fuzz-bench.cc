@@ -1,31 +1,27 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
- */
-
-/*
- * ITSY against the deadlock oracle on seeded random networks: rings of 3 to
- * 12 switches, tori, Jellyfish; links of 0 to 20 us; ProbeInterval 10 us to
- * 1 ms; bad routes pinned round a random loop, all of its flows or some,
- * at rates below, at or above what the loop needs (ItsyFuzz).  Prints the
- * false positives and negatives, the detection delays, and what the
- * recovery did, ending with
- *   RESULT runs=<n> deadlocked=<n> clean=<n> transient=<n> false_positives=<n>
- *          false_negatives=<n> delay_us_median=<x> delay_us_p90=<x>
- *          delay_us_max=<x> worst_of_bound=<x> lossless_drops=<n> breaks=<n>
- *          recurrences=<n> cleared=<n>
- * (deadlocked: a cycle at the end or, with a recovery, a declaration; clean: no
- * cycle ever; transient: cycles that dissolved on their own; recurrences:
- * breaks after a run's first; cleared: deadlocked runs that end with no cycle
- * and no lossless byte left).
+ *
+ * itsy-fuzz-bench: ITSY against the deadlock oracle over seeded random runs
+ * (ItsyFuzz): rings of 3 to 12 switches, 3x3 to 4x4 tori, Jellyfish and
+ * k = 4 fat trees with pinned cyclic routes or a routing loop, random other
+ * flows and slow receivers, link delays of 0 to 20 us, ProbeInterval 10 us
+ * to 1 ms.  Run s (from --first-seed) has seed s and, with --kind=all, kind
+ * ring, torus, jellyfish or fattree by s mod 4.  Prints progress to stderr
+ * (at most once a second), every false positive or negative with its seed,
+ * the counts, the distribution of the detection delay (declaration -
+ * formation, and as a fraction of each run's bound) and ends with
+ * RESULT runs=<n> deadlocked=<n> clean=<n> transient=<n> false_positives=<n>
+ *        false_negatives=<n> dissolved=<n> delay_us_median=<x> delay_us_p90=<x>
+ *        delay_us_max=<x> lossless_drops=<n> recurrences=<n>
+ *        recovery_failures=<n>
+ * (--verbose: one line per run).
  */
 
 #include "ns3/core-module.h"
 #include "ns3/itsy-fuzz.h"
 #include "ns3/tagger-command-line.h"
 
-#include <algorithm>
 #include <chrono>
-#include <iomanip>
 #include <iostream>
 
 using namespace ns3;
@@ -34,63 +30,52 @@ int
 main(int argc, char* argv[])
 {
     uint32_t runs = 200;
-    uint32_t first = 1;
-    ItsyFuzzConfig cfg;
+    uint32_t firstSeed = 1;
+    std::string kind = "all";
+    std::string recovery = "none";
+    bool verbose = false;
     TaggerCommandLine cmd("itsy-fuzz-bench", __FILE__);
-    cmd.AddInteger("runs", "seeded runs", runs, 1, 100000);
-    cmd.AddInteger("first-seed", "the first run's seed", first, 1, 1000000000);
-    cmd.AddChoice("kind", "network shape", cfg.kind, {"any", "ring", "torus", "jellyfish"});
-    cmd.AddChoice("recovery", "ITSY's recovery", cfg.recovery, {"None", "Break", "Trigger"});
+    cmd.AddInteger("runs", "number of runs", runs, 1, 100000);
+    cmd.AddInteger("first-seed", "seed of the first run", firstSeed, 1, 1000000000);
+    cmd.AddChoice("kind", "networks", kind, {"all", "ring", "torus", "jellyfish", "fattree"});
+    cmd.AddChoice("recovery", "ITSY's recovery", recovery, {"none", "trigger", "break"});
+    cmd.AddBool("verbose", "one line per run", verbose);
     cmd.Parse(argc, argv);
 
-    uint32_t deadlocked = 0, clean = 0, transient = 0, fp = 0, fn = 0, cleared = 0;
-    uint64_t lossless = 0, breaks = 0, recurrences = 0;
-    std::vector<double> delays;
-    double worst = 0;
-    auto last = std::chrono::steady_clock::now();
+    typedef std::chrono::steady_clock Clock;
+    const Clock::time_point start = Clock::now();
+    Clock::time_point shown = start;
+    ItsyFuzzSummary summary;
     for (uint32_t i = 0; i < runs; ++i)
     {
-        cfg.seed = first + i;
+        ItsyFuzzConfig cfg;
+        cfg.seed = firstSeed + i;
+        cfg.kind = ItsyFuzz::KindOf(kind, cfg.seed);
+        cfg.recovery = recovery;
         ItsyFuzzResult r = ItsyFuzz::Run(cfg);
-        const bool dead = r.endCycles > 0 || (cfg.recovery != "None" && r.declarations > 0);
-        deadlocked += dead ? 1 : 0;
-        clean += r.formations == 0 ? 1 : 0;
-        transient += r.formations > 0 && !dead ? 1 : 0;
-        cleared += dead && r.endCycles == 0 && r.losslessBytesEnd == 0 ? 1 : 0;
-        fp += r.falsePositives;
-        fn += r.falseNegatives;
-        lossless += r.losslessDrops;
-        breaks += r.breaks;
-        recurrences += r.breaks > 1 ? r.breaks - 1 : 0;
-        for (Time d : r.delays)
+        summary.Add(r);
+        if (verbose)
         {
-            delays.push_back(d.GetNanoSeconds() / 1000.0);
-            worst = std::max(worst, double(d.GetNanoSeconds()) / r.bound.GetNanoSeconds());
+            const char* outcome[] = {"clean", "transient", "deadlocked"};
+            std::cout << cfg.kind << " seed " << cfg.seed << ": " << outcome[r.outcome]
+                      << ", cycles " << r.oracleCycles << " (" << r.endCycles
+                      << " at the end), declarations " << r.declarations << ", FP "
+                      << r.falsePositives << ", FN " << r.falseNegatives << ", delay "
+                      << (r.delayMeasured ? r.delay.As(Time::US) : Time(0).As(Time::US)) << " of "
+                      << r.bound.As(Time::US) << ", recurrences " << r.recurrences
+                      << ", drops lossless " << r.losslessDrops << " recovery " << r.recoveryDrops
+                      << ", end " << r.end.As(Time::US) << ": " << r.description << "\n";
         }
-        if (r.falsePositives + r.falseNegatives > 0 || r.losslessDrops > 0)
+        const Clock::time_point now = Clock::now();
+        if (now - shown >= std::chrono::seconds(1) || i + 1 == runs)
         {
-            std::cout << "seed " << cfg.seed << ": " << r.description << ": " << r.falsePositives
-                      << " false positives, " << r.falseNegatives << " false negatives, "
-                      << r.losslessDrops << " lossless drops\n";
-        }
-        if (std::chrono::steady_clock::now() - last > std::chrono::seconds(1) || i + 1 == runs)
-        {
-            last = std::chrono::steady_clock::now();
-            std::cerr << "itsy-fuzz-bench: " << i + 1 << " of " << runs << " runs\n";
+            shown = now;
+            std::cerr << "itsy-fuzz-bench: " << i + 1 << "/" << runs << " runs, "
+                      << summary.deadlocked << " deadlocked, FP " << summary.falsePositives
+                      << ", FN " << summary.falseNegatives << ", "
+                      << std::chrono::duration<double>(now - start).count() << " s\n";
         }
     }
-    std::sort(delays.begin(), delays.end());
-    auto at = [&delays](double q) {
-        return delays.empty() ? 0.0
-                              : delays[std::min<size_t>(delays.size() - 1, q * delays.size())];
-    };
-    std::cout << std::fixed << std::setprecision(1) << "RESULT runs=" << runs
-              << " deadlocked=" << deadlocked << " clean=" << clean << " transient=" << transient
-              << " false_positives=" << fp << " false_negatives=" << fn
-              << " delay_us_median=" << at(0.5) << " delay_us_p90=" << at(0.9)
-              << " delay_us_max=" << (delays.empty() ? 0.0 : delays.back()) << std::setprecision(2)
-              << " worst_of_bound=" << worst << " lossless_drops=" << lossless
-              << " breaks=" << breaks << " recurrences=" << recurrences << " cleared=" << cleared
-              << std::endl;
+    summary.Print(std::cout);
     return 0;
 }

@@ -22,7 +22,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <deque>
 #include <iomanip>
 #include <random>
 #include <set>
@@ -76,33 +75,24 @@ class ItsyRun
     void Instrument();
     /// Sample the flows' delivered bytes.
     void Sample();
-    /// A declaration: check it against the oracle now. \param d it
+    /// A declaration: judge it (ItsyHelper::Confirms). \param d it
     void Declared(const ItsyDetector::Declaration& d);
-    /// Classify the oldest declaration not confirmed when made (a false positive or not).
-    void ConfirmLater();
-    /**
-     * \param d a declaration \param formedBy the latest formation that confirms it
-     * \return whether the oracle sees its queues on a cycle now, or saw such a
-     *         cycle formed by \p formedBy
-     */
-    bool Confirmed(const ItsyDetector::Declaration& d, Time formedBy);
     /// The oracle's cycle queues now. \param cycles out: each cycle's queues \return union
     std::set<Queue> OracleNow(std::vector<std::set<Queue>>* cycles);
     /// Count episodes and false negatives at the end.
     void Finish();
 
-    ItsyExperimentConfig m_cfg;                          //!< configuration
-    PfcTopologyHelper m_net;                             //!< the fat tree
-    RdmaHelper m_rdma;                                   //!< RoCE NICs
-    ItsyHelper m_itsy;                                   //!< ITSY
-    TaggerHelper m_tagger;                               //!< Tagger (when on)
-    Ptr<PfcDeadlockOracle> m_oracle;                     //!< oracle
-    std::deque<ItsyDetector::Declaration> m_unconfirmed; //!< declarations to look at again
-    std::vector<FlowPlan> m_plan;                        //!< flows
-    std::vector<Ptr<PfcWatchdog>> m_watchdogs;           //!< watchdogs (recovery watchdog)
-    std::vector<uint64_t> m_lastBytes;                   //!< per flow: bytes at the last sample
-    Ptr<RdmaRxBuffer> m_slowNic;                         //!< storm, transient: H16's receive buffer
-    ItsyExperimentResult m_r;                            //!< result
+    ItsyExperimentConfig m_cfg;                //!< configuration
+    PfcTopologyHelper m_net;                   //!< the fat tree
+    RdmaHelper m_rdma;                         //!< RoCE NICs
+    ItsyHelper m_itsy;                         //!< ITSY
+    TaggerHelper m_tagger;                     //!< Tagger (when on)
+    Ptr<PfcDeadlockOracle> m_oracle;           //!< oracle
+    std::vector<FlowPlan> m_plan;              //!< flows
+    std::vector<Ptr<PfcWatchdog>> m_watchdogs; //!< watchdogs (recovery watchdog)
+    std::vector<uint64_t> m_lastBytes;         //!< per flow: bytes at the last sample
+    Ptr<RdmaRxBuffer> m_slowNic;               //!< storm, transient: H16's receive buffer
+    ItsyExperimentResult m_r;                  //!< result
 };
 
 void
@@ -273,10 +263,6 @@ ItsyRun::Run()
     RdmaPacketAccount account(m_net, m_rdma); // where every data packet went
     Simulator::Stop(m_cfg.stop);
     Simulator::Run();
-    while (!m_unconfirmed.empty()) // declared just before the stop
-    {
-        ConfirmLater();
-    }
     Finish();
     account.Settle(); // runs on after the stop: every result above is read
     std::ostringstream line;
@@ -327,6 +313,7 @@ ItsyRun::Instrument()
     m_oracle->SetAttribute("Interval", TimeValue(MicroSeconds(10)));
     m_oracle->AddSwitches(m_net.GetSwitches());
     m_oracle->Start(Time(0), m_cfg.stop);
+    m_itsy.CheckAtDetections(m_oracle);
 }
 
 void
@@ -368,39 +355,7 @@ ItsyRun::OracleNow(std::vector<std::set<Queue>>* cycles)
 void
 ItsyRun::Declared(const ItsyDetector::Declaration& d)
 {
-    if (!Confirmed(d, d.detected))
-    {
-        // The last PAUSE of a cycle may be decided before the declaration and
-        // take effect upstream, where the oracle sees it, a link delay, a frame
-        // and the processing delay later: look again then.
-        m_unconfirmed.push_back(d);
-        Simulator::Schedule(Time(m_cfg.delay) + MicroSeconds(2), &ItsyRun::ConfirmLater, this);
-    }
-}
-
-void
-ItsyRun::ConfirmLater()
-{
-    NS_ASSERT(!m_unconfirmed.empty());
-    const ItsyDetector::Declaration d = m_unconfirmed.front();
-    m_unconfirmed.pop_front();
-    m_r.falsePositives += Confirmed(d, d.time) ? 0 : 1;
-}
-
-bool
-ItsyRun::Confirmed(const ItsyDetector::Declaration& d, Time formedBy)
-{
-    // Confirmed when the oracle sees every declared queue on a cycle now, or
-    // saw such a cycle formed by \p formedBy: the loop's detection (with a
-    // recovery another initiator may have broken the loop while this temporal
-    // check was on its way), or the declaration (a cycle whose last PAUSE was
-    // decided before it, seen once that PAUSE took effect).
-    std::vector<PfcDeadlockOracle::Member> loop;
-    for (const ItsyDetector::Hop& h : d.loop)
-    {
-        loop.push_back({h.node, h.port, h.cls});
-    }
-    return m_oracle->Confirms(loop, formedBy);
+    m_r.falsePositives += ItsyHelper::Confirms(m_oracle, d) ? 0 : 1;
 }
 
 void

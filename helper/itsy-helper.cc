@@ -14,6 +14,22 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// Decision trace sink: check \p oracle at a causality loop. \param oracle the oracle
+/// \param what the decision \param port its port \param cls its class
+void
+CheckAtLoop(Ptr<PfcDeadlockOracle> oracle, const std::string& what, uint32_t port, uint8_t cls)
+{
+    if (what == "causality-loop")
+    {
+        oracle->CheckNow();
+    }
+}
+
+} // namespace
+
 ItsyHelper::ItsyHelper()
 {
     m_factory.SetTypeId(ItsyDetector::GetTypeId());
@@ -128,6 +144,26 @@ ItsyHelper::PrintDeclarations(std::ostream& os) const
         }
         os << "\n";
     }
+}
+
+void
+ItsyHelper::CheckAtDetections(Ptr<PfcDeadlockOracle> oracle) const
+{
+    for (const Ptr<ItsyDetector>& d : m_detectors)
+    {
+        d->TraceConnectWithoutContext("Decision", MakeBoundCallback(&CheckAtLoop, oracle));
+    }
+}
+
+bool
+ItsyHelper::Confirms(Ptr<PfcDeadlockOracle> oracle, const ItsyDetector::Declaration& d)
+{
+    std::vector<PfcDeadlockOracle::Member> loop;
+    for (const ItsyDetector::Hop& h : d.loop)
+    {
+        loop.push_back({h.node, h.port, h.cls});
+    }
+    return oracle->Confirms(loop, d.detected);
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "ns3/itsy-detector.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfc-deadlock-oracle.h"
 
 #include <cstdint>
 #include <ostream>
@@ -69,6 +70,27 @@ class ItsyHelper
     void PrintDeclarations(std::ostream& os) const;
     /// \param id a node id \return its ns-3 name, or "node <id>"
     static std::string NodeName(uint32_t id);
+
+    /**
+     * Make \p oracle check the network at every causality loop an installed
+     * detector finds (the start of its temporal check), so that
+     * Confirms() can judge a declaration at its detection exactly.  Call
+     * after Install().
+     * \param oracle the oracle watching the same switches
+     */
+    void CheckAtDetections(Ptr<PfcDeadlockOracle> oracle) const;
+    /**
+     * The verdict on a declaration.  ITSY's temporal check shows that every
+     * port of the loop was pausing at the loop's detection and stayed so
+     * until the check passed it (ITSY Lemma 2); a port may resume after its
+     * check, before the declaration (at most one lap of the loop later).
+     * So a declaration is right when its loop's queues were one cycle of
+     * the oracle's wait-for graph at the detection (CheckAtDetections), or
+     * are one now.
+     * \param oracle the oracle \param d a declaration
+     * \return confirmed (false: a false positive)
+     */
+    static bool Confirms(Ptr<PfcDeadlockOracle> oracle, const ItsyDetector::Declaration& d);
 
   private:
     /// Record a declaration. \param d it

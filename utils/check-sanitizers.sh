@@ -120,7 +120,7 @@ examples()
     example tagger-pause-propagation
     example itsy-deadlock
     example itsy-deadlock --scenario=storm --recovery=trigger --out=itsy-storm
-    example itsy-fuzz-bench --runs=6 --recovery=Break
+    example itsy-fuzz-bench --runs=6 --recovery=break
     # Defaults: the whole Fig. 14 grid (10^6 flows per point) and a 10^7-packet
     # Table VI cell, an hour under ASan; the same code on less traffic.
     example tagger-bounce-model --flows=20000 --seeds=4

@@ -42,7 +42,8 @@ PfcDeadlockOracle::GetTypeId()
 
 PfcDeadlockOracle::PfcDeadlockOracle()
     : m_interval(MicroSeconds(100)),
-      m_peersBuilt(false)
+      m_peersBuilt(false),
+      m_capWarned(false)
 {
 }
 
@@ -194,58 +195,169 @@ PfcDeadlockOracle::CheckNow()
             }
         }
     }
-    // Cycles: depth-first search, one cycle per back edge found.  A cycle
-    // absent from the previous check is a formation (a recurrence too).
+    // Cycles: every elementary cycle (Johnson's algorithm), each from its
+    // lowest vertex.  A cycle absent from the previous check is a formation
+    // (a recurrence too); one present is seen again (lastSeen).
     std::vector<Deadlock> found;
-    std::set<std::vector<uint64_t>> present;
-    std::vector<uint8_t> color(vertices.size(), 0);
-    std::vector<uint32_t> stack;
-    std::function<void(uint32_t)> dfs = [&](uint32_t v) {
-        color[v] = 1;
-        stack.push_back(v);
-        for (uint32_t w : adj[v])
-        {
-            if (color[w] == 0)
+    std::map<std::vector<uint64_t>, std::size_t> present;
+    const uint32_t count = ForEachCycle(
+        adj,
+        [&](const std::vector<uint32_t>& cycle) {
+            Deadlock d;
+            d.detected = Simulator::Now();
+            d.lastSeen = d.detected;
+            d.formed = Time(0);
+            std::vector<uint64_t> canon;
+            for (uint32_t v : cycle)
             {
-                dfs(w);
+                auto [s, p, c] = vertices[v];
+                d.cycle.push_back({m_switches[s]->GetNode()->GetId(), p, c});
+                d.formed = std::max(d.formed, PauseDecided(s, p, c));
+                canon.push_back(key(s, p, c));
             }
-            else if (color[w] == 1)
+            found.push_back(d);
+            auto known = m_present.find(canon);
+            if (known != m_present.end())
             {
-                auto from = std::find(stack.begin(), stack.end(), w);
-                Deadlock d;
-                d.detected = Simulator::Now();
-                d.formed = Time(0);
-                std::vector<uint64_t> canon;
-                for (auto it = from; it != stack.end(); ++it)
-                {
-                    auto [s, p, c] = vertices[*it];
-                    d.cycle.push_back({m_switches[s]->GetNode()->GetId(), p, c});
-                    d.formed = std::max(d.formed, PauseDecided(s, p, c));
-                    canon.push_back(key(s, p, c));
-                }
-                found.push_back(d);
-                std::sort(canon.begin(), canon.end());
-                if (present.insert(canon).second && m_present.count(canon) == 0)
-                {
-                    NS_LOG_INFO("deadlock of " << d.cycle.size() << " queues at "
-                                               << d.detected.As(Time::US));
-                    m_deadlocks.push_back(d);
-                    m_deadlockTrace(d);
-                }
+                m_deadlocks[known->second].lastSeen = d.detected;
+                present[canon] = known->second;
+                return;
             }
-        }
-        stack.pop_back();
-        color[v] = 2;
-    };
-    for (uint32_t v = 0; v < vertices.size(); ++v)
+            NS_LOG_INFO("deadlock of " << d.cycle.size() << " queues at "
+                                       << d.detected.As(Time::US));
+            present[canon] = m_deadlocks.size();
+            m_deadlocks.push_back(d);
+            m_deadlockTrace(d);
+        },
+        kMaxCycles);
+    if (count >= kMaxCycles && !m_capWarned)
     {
-        if (color[v] == 0)
-        {
-            dfs(v);
-        }
+        m_capWarned = true;
+        std::clog << "PfcDeadlockOracle: " << kMaxCycles << " cycles in one check at "
+                  << Simulator::Now().As(Time::US) << "; any others are not reported\n";
     }
     m_present.swap(present);
     return found;
+}
+
+uint32_t
+PfcDeadlockOracle::ForEachCycle(const std::vector<std::vector<uint32_t>>& adj,
+                                const std::function<void(const std::vector<uint32_t>&)>& visit,
+                                uint32_t limit)
+{
+    // Johnson, "Finding all the elementary circuits of a directed graph"
+    // (SIAM J. Comput. 4(1), 1975), on each strongly connected component:
+    // the cycles whose lowest vertex is s use vertices >= s of s's component.
+    const uint32_t n = adj.size();
+    std::vector<uint32_t> comp(n, UINT32_MAX);
+    {
+        // Tarjan's strongly connected components.
+        std::vector<uint32_t> low(n), num(n, UINT32_MAX), stack;
+        std::vector<bool> onStack(n, false);
+        uint32_t counter = 0;
+        uint32_t comps = 0;
+        std::function<void(uint32_t)> strong = [&](uint32_t v) {
+            num[v] = low[v] = counter++;
+            stack.push_back(v);
+            onStack[v] = true;
+            for (uint32_t w : adj[v])
+            {
+                if (num[w] == UINT32_MAX)
+                {
+                    strong(w);
+                    low[v] = std::min(low[v], low[w]);
+                }
+                else if (onStack[w])
+                {
+                    low[v] = std::min(low[v], num[w]);
+                }
+            }
+            if (low[v] == num[v])
+            {
+                uint32_t w;
+                do
+                {
+                    w = stack.back();
+                    stack.pop_back();
+                    onStack[w] = false;
+                    comp[w] = comps;
+                } while (w != v);
+                ++comps;
+            }
+        };
+        for (uint32_t v = 0; v < n; ++v)
+        {
+            if (num[v] == UINT32_MAX)
+            {
+                strong(v);
+            }
+        }
+    }
+    std::vector<bool> blocked(n, false);
+    std::vector<std::set<uint32_t>> b(n);
+    std::vector<uint32_t> path;
+    uint32_t count = 0;
+    std::function<void(uint32_t)> unblock = [&](uint32_t u) {
+        blocked[u] = false;
+        std::set<uint32_t> waiting;
+        waiting.swap(b[u]);
+        for (uint32_t w : waiting)
+        {
+            if (blocked[w])
+            {
+                unblock(w);
+            }
+        }
+    };
+    for (uint32_t s = 0; s < n && count < limit; ++s)
+    {
+        auto allowed = [&](uint32_t w) { return w >= s && comp[w] == comp[s]; };
+        std::function<bool(uint32_t)> circuit = [&](uint32_t v) {
+            bool closed = false;
+            path.push_back(v);
+            blocked[v] = true;
+            for (uint32_t w : adj[v])
+            {
+                if (!allowed(w) || count >= limit)
+                {
+                    continue;
+                }
+                if (w == s)
+                {
+                    visit(path);
+                    ++count;
+                    closed = true;
+                }
+                else if (!blocked[w] && circuit(w))
+                {
+                    closed = true;
+                }
+            }
+            if (closed)
+            {
+                unblock(v);
+            }
+            else
+            {
+                for (uint32_t w : adj[v])
+                {
+                    if (allowed(w))
+                    {
+                        b[w].insert(v);
+                    }
+                }
+            }
+            path.pop_back();
+            return closed;
+        };
+        for (uint32_t v = s; v < n; ++v)
+        {
+            blocked[v] = false;
+            b[v].clear();
+        }
+        circuit(s);
+    }
+    return count;
 }
 
 bool
@@ -278,34 +390,27 @@ PfcDeadlockOracle::PauseDecided(uint32_t s, uint32_t p, uint8_t c) const
 }
 
 bool
-PfcDeadlockOracle::Confirms(const std::vector<Member>& queues, Time formedBy)
+PfcDeadlockOracle::Confirms(const std::vector<Member>& queues, Time at)
 {
-    auto name = [](const Member& m) { return std::make_tuple(m.node, m.port, m.cls); };
-    auto covered = [&](const std::set<std::tuple<uint32_t, uint32_t, uint8_t>>& on) {
-        return std::all_of(queues.begin(), queues.end(), [&](const Member& m) {
-            return on.count(name(m)) > 0;
-        });
+    auto set = [](const std::vector<Member>& members) {
+        std::set<std::tuple<uint32_t, uint32_t, uint8_t>> out;
+        for (const Member& m : members)
+        {
+            out.insert(std::make_tuple(m.node, m.port, m.cls));
+        }
+        return out;
     };
-    std::set<std::tuple<uint32_t, uint32_t, uint8_t>> now;
+    const auto wanted = set(queues);
     for (const Deadlock& d : CheckNow())
     {
-        for (const Member& m : d.cycle)
+        if (set(d.cycle) == wanted)
         {
-            now.insert(name(m));
+            return true;
         }
-    }
-    if (covered(now))
-    {
-        return true;
     }
     for (const Deadlock& d : m_deadlocks)
     {
-        std::set<std::tuple<uint32_t, uint32_t, uint8_t>> on;
-        for (const Member& m : d.cycle)
-        {
-            on.insert(name(m));
-        }
-        if (d.formed <= formedBy && covered(on))
+        if (d.formed <= at && at <= d.lastSeen && set(d.cycle) == wanted)
         {
             return true;
         }

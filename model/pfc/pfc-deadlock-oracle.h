@@ -15,6 +15,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <set>
@@ -46,7 +47,11 @@ namespace ns3
  * PAUSE took effect upstream.  A detector in the switches (ITSY) starts at
  * that decision, so its delay is measured from there.
  *
- * Every formation is reported, recurrences included: a cycle that a check
+ * A check finds every elementary cycle of the graph (Johnson's algorithm;
+ * at most kMaxCycles per check, said on standard error if reached), so a
+ * loop closed through any queues is seen, not only one cycle per
+ * strongly connected part.  Every formation is reported, recurrences
+ * included: a cycle that a check
  * finds and the check before did not is a new deadlock (Deadlock trace,
  * GetDeadlocks), so a loop that a recovery breaks and that forms again
  * counts each time.  Checks are periodic (Start) or CheckNow: a cycle that
@@ -73,7 +78,8 @@ class PfcDeadlockOracle : public Object
     {
         std::vector<Member> cycle; //!< the queues, each waiting for the next (last for first)
         Time formed;               //!< when the last pause of the cycle was decided
-        Time detected;             //!< when the oracle saw it
+        Time detected;             //!< when the oracle first saw it
+        Time lastSeen;             //!< the last check that found it
     };
 
     /**
@@ -105,12 +111,30 @@ class PfcDeadlockOracle : public Object
 
     /**
      * Whether \p queues (a detector's verdict, e.g. an ITSY declaration's
-     * loop) are all on cycles the oracle finds now (CheckNow), or all on one
-     * formation seen so far that formed by \p formedBy.
-     * \param queues egress queues (node id, port, class) \param formedBy latest formation time
-     * \return confirmed
+     * loop) are the queues of one cycle: one found now (CheckNow), or one
+     * present at \p at (formed by then and found by a check at or after
+     * it).  For an exact answer about \p at, a check must have run then
+     * (CheckNow, e.g. from the detector's trace at that time); otherwise a
+     * cycle that dissolved between \p at and the next check is missed.
+     * \param queues egress queues (node id, port, class) \param at when the detector says they were
+     * a cycle \return confirmed
      */
-    bool Confirms(const std::vector<Member>& queues, Time formedBy);
+    bool Confirms(const std::vector<Member>& queues, Time at);
+
+    /// At most this many cycles are reported per check.
+    static constexpr uint32_t kMaxCycles = 4096;
+
+    /**
+     * Every elementary cycle of a directed graph, each once, from its lowest
+     * vertex (Johnson's algorithm), up to \p limit of them.
+     * \param adj adjacency lists (v waits for each of adj[v])
+     * \param visit called with each cycle, each vertex waiting for the next
+     * \param limit most cycles visited
+     * \return cycles visited (\p limit: there may be more)
+     */
+    static uint32_t ForEachCycle(const std::vector<std::vector<uint32_t>>& adj,
+                                 const std::function<void(const std::vector<uint32_t>&)>& visit,
+                                 uint32_t limit);
 
     bool HasDeadlock() const; //!< \return a deadlock was seen
     /// \return every formation seen, recurrences included, in time order
@@ -146,9 +170,11 @@ class PfcDeadlockOracle : public Object
     std::vector<Ptr<PfcSwitchNetDevice>> m_switches; //!< watched switches
     /// [switch][port] -> (peer switch index or -1, peer port index)
     std::vector<std::vector<std::pair<int32_t, uint32_t>>> m_peers;
-    bool m_peersBuilt;                               //!< m_peers is valid
-    std::vector<Deadlock> m_deadlocks;               //!< every formation
-    std::set<std::vector<uint64_t>> m_present;       //!< canonical keys of the last check's cycles
+    bool m_peersBuilt;                 //!< m_peers is valid
+    std::vector<Deadlock> m_deadlocks; //!< every formation
+    /// the last check's cycles (their queues from the lowest) -> index in m_deadlocks
+    std::map<std::vector<uint64_t>, std::size_t> m_present;
+    bool m_capWarned;                                //!< the kMaxCycles message was printed
     EventId m_event;                                 //!< next periodic check
     TracedCallback<const Deadlock&> m_deadlockTrace; //!< Deadlock
 };

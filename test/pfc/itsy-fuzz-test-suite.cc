@@ -22,8 +22,9 @@
  * on each deadlocked one.
  */
 
+#include "itsy-test-util.h"
+
 #include "ns3/itsy-experiment.h"
-#include "ns3/itsy-fuzz.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -86,66 +87,6 @@ class ItsyFuzzTestCase : public TestCase
     }
 };
 
-/**
- * \ingroup tagger-tests
- * A fast subset of the fuzz over any topology (ItsyFuzz; itsy-fuzz-bench
- * runs all): 30 seeds (rings, tori and Jellyfish in turn, links 0 to 20 us,
- * ProbeInterval 10 us to 1 ms) without recovery, then with Trigger.  No
- * declaration of a queue on no oracle cycle, every cycle at the end
- * declared within ProbeInterval + 8 laps of its formation, both deadlocked
- * and clean runs; with Trigger every deadlock cleared, once, with no
- * lossless drop.
- */
-class ItsyFuzzAnyTopologyTestCase : public TestCase
-{
-  public:
-    ItsyFuzzAnyTopologyTestCase()
-        : TestCase("30 seeded rings, tori, Jellyfish: 0 false verdicts; Trigger clears losslessly")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        uint32_t deadlocked = 0;
-        uint32_t clean = 0;
-        std::set<std::string> kinds;
-        ItsyFuzzConfig cfg;
-        for (uint32_t seed = 1; seed <= 30; ++seed)
-        {
-            cfg.seed = seed;
-            cfg.recovery = "None";
-            ItsyFuzzResult r = ItsyFuzz::Run(cfg);
-            kinds.insert(r.kind);
-            NS_TEST_EXPECT_MSG_EQ(r.falsePositives, 0u, "seed " << seed << ": " << r.description);
-            NS_TEST_EXPECT_MSG_EQ(r.falseNegatives, 0u, "seed " << seed << ": " << r.description);
-            for (Time d : r.delays)
-            {
-                NS_TEST_EXPECT_MSG_LT_OR_EQ(d, r.bound, "seed " << seed << ": late");
-            }
-            const bool dead = r.endCycles > 0;
-            deadlocked += dead ? 1 : 0;
-            clean += r.formations == 0 ? 1 : 0;
-            if (!dead)
-            {
-                continue;
-            }
-            cfg.recovery = "Trigger";
-            ItsyFuzzResult t = ItsyFuzz::Run(cfg);
-            NS_TEST_EXPECT_MSG_GT(t.declarations, 0u, "seed " << seed << ": Trigger declares");
-            NS_TEST_EXPECT_MSG_EQ(t.endCycles, 0u, "seed " << seed << ": Trigger clears");
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(t.breaks, 1u, "seed " << seed << ": no recurrence");
-            NS_TEST_EXPECT_MSG_EQ(t.losslessDrops, 0u, "seed " << seed << ": lossless drops");
-            NS_TEST_EXPECT_MSG_EQ(t.losslessBytesEnd, 0u, "seed " << seed << ": drained");
-        }
-        std::clog << "itsy fuzz, any topology: 30 runs, " << deadlocked << " deadlocked, " << clean
-                  << " without a cycle\n";
-        NS_TEST_EXPECT_MSG_EQ(kinds.size(), 3u, "rings, tori and Jellyfish");
-        NS_TEST_EXPECT_MSG_GT(deadlocked, 5u, "the fuzz must deadlock often");
-        NS_TEST_EXPECT_MSG_GT(clean, 5u, "and often not");
-    }
-};
-
 } // namespace
 
 /**
@@ -159,7 +100,7 @@ class ItsyFuzzTestSuite : public TestSuite
         : TestSuite("tagger-itsy-fuzz", Type::UNIT)
     {
         AddTestCase(new ItsyFuzzTestCase);
-        AddTestCase(new ItsyFuzzAnyTopologyTestCase);
+        AddTestCase(tagger::test::MakeItsyFuzzAnyTopologyTestCase());
     }
 };
 

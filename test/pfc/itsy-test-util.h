@@ -94,6 +94,8 @@ TestCase* MakeOracleFormationsTestCase();
 TestCase* MakeItsyBreakOnceTestCase();
 /// \return the TestCase of recovery ending lossless (test/pfc/itsy-long-loop-test.cc)
 TestCase* MakeItsyRecoveryLosslessTestCase();
+/// \return the fuzz subset on every kind of network (test/pfc/itsy-fuzz-any-topology-test.cc)
+TestCase* MakeItsyFuzzAnyTopologyTestCase();
 /// \return a TestCase of the PFC watchdog (a storming host on a line)
 TestCase* MakeWatchdogTestCase();
 /// \return a TestCase of RdmaRxBuffer: a slow receiver (storm false) or a PFC storm
