@@ -5,16 +5,17 @@
  *
  * FatTree(k) with a fraction of its switch links failed before traffic
  * (local reroute); N senders under other ToRs send RoCE flows (web-search
- * or data-mining sizes, Poisson arrivals at --load of the destination's
- * link) to host 0.  Mode roce: every class lossy (RoCE without PFC);
- * tagger1 / tagger2: Tagger with 1 / 2 lossless queues, bounced packets
- * beyond them fall to the lossy queue.  DWRR with equal weights, DCQCN,
- * go-back-N.  Prints the set-up, the flows' bounces (measured and from the
- * flow-level model on the same routes), packets, drops by reason, the loss
- * rate (lossy-queue drops over data packets sent; a zero as "0 of N" with
- * the 95 % bound 3/N), pauses, FCTs and the deadlock oracle's verdict; ends
- *   RESULT loss_rate=<x> packets=<n> lossy_drops=<n> lossless_drops=<n>
- *          deadlock=<yes|no> bounced1=<fraction> bounced2plus=<fraction> ...
+ * or data-mining sizes, arrivals at --load of the destination's link) to
+ * host 0: --arrivals=poisson (each flow from a uniform sender) or incast
+ * (each arrival a flow from every sender at once); --offered=drawn (what the
+ * draw gives) or fixed (exactly the load's bytes).  Mode roce: every class lossy (RoCE without
+ * PFC); tagger1 / tagger2: Tagger with 1 / 2 lossless queues, bounced packets beyond them fall to
+ * the lossy queue.  DWRR with equal weights, DCQCN, go-back-N.  Prints the set-up, the flows'
+ * bounces (measured and from the flow-level model on the same routes), packets, drops by reason,
+ * the loss rate (lossy-queue drops over data packets sent; a zero as "0 of N" with the 95 % bound
+ * 3/N), pauses, FCTs and the deadlock oracle's verdict; ends RESULT loss_rate=<x> packets=<n>
+ * lossy_drops=<n> lossless_drops=<n> deadlock=<yes|no> bounced1=<fraction> bounced2plus=<fraction>
+ * ... resent=<n> timeouts=<n> offered_load=<x>
  */
 
 #include "ns3/core-module.h"
@@ -31,6 +32,8 @@ main(int argc, char* argv[])
     TaggerLossConfig cfg;
     std::string mode = "roce";
     std::string workload = "websearch";
+    std::string arrivals = "poisson";
+    std::string offered = "fixed";
     double stopMs = 0;
     TaggerCommandLine cmd("tagger-web-search-loss", __FILE__);
     cmd.AddInteger("k", "FatTree port count (even)", cfg.k, 4, 16);
@@ -49,6 +52,11 @@ main(int argc, char* argv[])
                   "flow sizes: websearch or datamining",
                   workload,
                   {"websearch", "datamining"});
+    cmd.AddChoice("arrivals",
+                  "poisson (a uniform sender per flow) or incast (every sender per arrival)",
+                  arrivals,
+                  {"poisson", "incast"});
+    cmd.AddChoice("offered", "bytes: drawn, or fixed (the load's)", offered, {"drawn", "fixed"});
     cmd.AddDouble("load",
                   "average load of the destination's link (data frames, wire bytes), in (0, 1]",
                   cfg.load,
@@ -58,6 +66,9 @@ main(int argc, char* argv[])
     cmd.AddInteger("packets", "data packets the arrivals offer", cfg.packets, 1, 1000000000);
     cmd.AddMilliSeconds("stop-ms", "simulated-time limit (ms; 0: 3 x arrivals + 50 ms)", stopMs);
     cmd.AddDataRate("rate", "link rate", cfg.rate);
+    double rtoMs = cfg.rto.GetSeconds() * 1000;
+    cmd.AddMilliSeconds("rto-ms", "the NICs' retransmission timeout (ms)", rtoMs, 0.001);
+    cmd.AddInteger("max-inflight", "bytes in flight per QP (0: any)", cfg.maxInflight, 0, 1 << 30);
     cmd.AddTime("delay", "link propagation delay", cfg.delay);
     cmd.AddBool("dcqcn", "DCQCN congestion control", cfg.dcqcn);
     cmd.AddInteger("lossy-pool",
@@ -67,6 +78,9 @@ main(int argc, char* argv[])
                    8 << 20);
     cmd.Parse(argc, argv);
     TaggerLossExperiment::FinishFlags(cmd, cfg, mode, workload, stopMs);
+    cfg.synchronized = arrivals == "incast";
+    cfg.fixedOffer = offered == "fixed";
+    cfg.rto = NanoSeconds(int64_t(rtoMs * 1e6 + 0.5));
     cfg.progress = true;
     RngSeedManager::SetRun(cfg.seed);
 

@@ -227,6 +227,8 @@ LossRun::Build()
     m_result.failedLinks = m_failed.size();
     InstallMode();
     m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
+    m_rdma.SetNicAttribute("RetransmitTimeout", TimeValue(m_cfg.rto));
+    m_rdma.SetNicAttribute("MaxBytesInFlight", UintegerValue(m_cfg.maxInflight));
     m_rdma.Install(m_net);
     m_account = std::make_unique<RdmaPacketAccount>(m_net, m_rdma);
     m_bounces = std::make_unique<PfcBounceTracker>(m_net);
@@ -362,6 +364,7 @@ LossRun::AddTraffic()
     FlowSizeCdf cdf = FlowSizeCdf::Load(m_cfg.cdf);
     RdmaFlowGenerator generator(cdf);
     generator.AssignStreams(100);
+    generator.SetFixedOffer(m_cfg.fixedOffer);
     DataRate link(m_cfg.rate);
     UintegerValue payload;
     m_rdma.GetNic(0)->GetAttribute("PayloadSize", payload);
@@ -371,13 +374,14 @@ LossRun::AddTraffic()
     double payloadLoad = m_cfg.load * payload.Get() / frame;
     m_result.arrivals =
         Seconds(double(m_cfg.packets) * frame * 8 / (m_cfg.load * link.GetBitRate()));
-    std::vector<GeneratedFlow> flows = generator.Generate(m_senders,
-                                                          {0},
-                                                          RdmaFlowGenerator::INCAST,
-                                                          link,
-                                                          payloadLoad,
-                                                          MicroSeconds(10),
-                                                          m_result.arrivals);
+    std::vector<GeneratedFlow> flows = generator.Generate(
+        m_senders,
+        {0},
+        m_cfg.synchronized ? RdmaFlowGenerator::SYNCHRONIZED_INCAST : RdmaFlowGenerator::INCAST,
+        link,
+        payloadLoad,
+        MicroSeconds(10),
+        m_result.arrivals);
     if (flows.empty())
     {
         // About packets * payload / mean size flows arrive: fewer than one.
@@ -389,6 +393,18 @@ LossRun::AddTraffic()
             << " bytes on average): a loss rate needs packets; raise --packets";
         PfcConfigurationError(why.str());
     }
+    // The realized load: each flow's data frames on the wire (full frames
+    // and a shorter last one) over the link's capacity in the window.
+    const double overhead = frame - payload.Get();
+    double wireBytes = 0;
+    for (const GeneratedFlow& f : flows)
+    {
+        const uint64_t full = f.bytes / payload.Get();
+        const uint64_t rest = f.bytes % payload.Get();
+        wireBytes += full * frame + (rest > 0 ? rest + overhead : 0);
+    }
+    m_result.offeredLoad =
+        wireBytes * 8 / (double(link.GetBitRate()) * m_result.arrivals.GetSeconds());
     m_nextPort.assign(m_net.GetNHosts(), 0);
     for (const GeneratedFlow& f : flows)
     {
@@ -614,6 +630,10 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
        << (cfg.dcqcn ? "on" : "off") << ", DWRR equal weights, go-back-N, lossy pool "
        << (cfg.lossyPool ? std::to_string(cfg.lossyPool) + " B" : "default") << ", seed "
        << cfg.seed << "\n";
+    os << "arrivals: " << (cfg.synchronized ? "synchronized incasts" : "Poisson") << ", offer "
+       << (cfg.fixedOffer ? "fixed" : "drawn") << ", realized offered load " << r.offeredLoad
+       << "; RTO " << cfg.rto.As(Time::MS) << ", bytes in flight per QP "
+       << (cfg.maxInflight ? std::to_string(cfg.maxInflight) : "unlimited") << "\n";
     os << "flows: " << r.flows << " started, " << r.completed << " completed; " << r.skippedPorts
        << " UDP source ports refused (data or ACKs would loop or find no route)\n";
     os << "bounces of the flows, model walk over the data-plane routes: 0: " << r.modelBounces[0]
@@ -653,7 +673,8 @@ TaggerLossExperiment::FormatResult(const TaggerLossResult& r)
        << " bounced2plus=" << r.measuredBounces[2] / flows << " other_drops=" << r.otherDrops
        << " flows=" << r.flows << " skipped_ports=" << r.skippedPorts
        << " loss_upper95=" << (r.lossyDrops ? r.GetLossRate() : r.GetLossUpper95())
-       << " fct_p99_us=" << r.fctUs[2] << " retransmitted=" << r.retransmitted;
+       << " fct_p99_us=" << r.fctUs[2] << " resent=" << r.retransmitted
+       << " timeouts=" << r.timeouts << " offered_load=" << r.offeredLoad;
     return os.str();
 }
 

@@ -52,6 +52,16 @@ struct TaggerLossConfig
     bool dcqcn{true};           //!< DCQCN on
     uint64_t lossyPool{0};      //!< switch lossy pool, bytes (0: the MMU default)
     bool progress{false};       //!< progress lines on stderr
+    /// arrivals: Poisson flows from a uniform sender (false), or synchronized
+    /// N-to-1 incasts, one flow from every sender per arrival (true)
+    bool synchronized{false};
+    /// offer exactly the load's bytes in the window (RdmaFlowGenerator::SetFixedOffer):
+    /// the cell's load is its parameter, not the draw's
+    bool fixedOffer{true};
+    /// the NICs' RetransmitTimeout: 4.096 us x 2^12, an InfiniBand local ACK
+    /// timeout long enough that PFC pauses cause no spurious go-back-N
+    Time rto{NanoSeconds(16777216)};
+    uint64_t maxInflight{0}; //!< the NICs' MaxBytesInFlight (bytes; 0: no limit)
 };
 
 /// What one cell measured.
@@ -78,9 +88,12 @@ struct TaggerLossResult
     bool deadlock{false};          //!< the deadlock oracle's verdict
     std::array<double, 3> fctUs{}; //!< FCT percentiles 50, 95, 99 of finished flows (us)
     Time arrivals;                 //!< arrival window
-    Time end;                      //!< simulated time at the end
-    std::string accounting;        //!< RdmaPacketAccount::Print: where every data packet went
-    bool balanced{false};          //!< RdmaPacketAccount::IsBalanced
+    /// realized offered load: wire bytes of the flows' data frames over what
+    /// the destination's link carries in the arrival window
+    double offeredLoad{0};
+    Time end;               //!< simulated time at the end
+    std::string accounting; //!< RdmaPacketAccount::Print: where every data packet went
+    bool balanced{false};   //!< RdmaPacketAccount::IsBalanced
 
     /// \return lossy drops over data packets sent
     double GetLossRate() const;
@@ -108,11 +121,13 @@ struct TaggerLossResult
  * re-creates a connection that does not come up: a looping flow would only
  * circle its retransmissions until TTL.  Flow sizes from the CDF, Poisson
  * arrivals at the load of the destination's link over a window that offers
- * about `packets` data packets.  The load counts what data frames occupy on
- * the wire (RdmaNic::GetDataFrameWireBytes: 1082 bytes per 1000 payload
- * bytes by default), so a load below 1 leaves the link stable; counted in
- * payload bytes, 0.99 would offer 1.07 times the link.
- * DWRR with equal weights at every port; RoCE NICs with DCQCN and
+ * about `packets` data packets: each from a uniform sender, or
+ * (synchronized) each a flow from every sender at once at 1/N the rate;
+ * the bytes offered are what the draw gives, or (fixedOffer) exactly the
+ * load's (offeredLoad reports the realized load either way).  The load counts what data frames
+ * occupy on the wire (RdmaNic::GetDataFrameWireBytes: 1082 bytes per 1000 payload bytes by
+ * default), so a load below 1 leaves the link stable; counted in payload bytes, 0.99 would
+ * offer 1.07 times the link. DWRR with equal weights at every port; RoCE NICs with DCQCN and
  * go-back-N; Tagger modes install TagClos rules for 0 or 1 bounces.
  */
 class TaggerLossExperiment

@@ -2,19 +2,25 @@
 """Run Tagger (ToN) Table VI (packet loss of the lossy queue as a last resort)
 and write it beside the paper's numbers.
 
-Runs tagger-web-search-loss once per cell: 3 configurations (roce, tagger1,
-tagger2) x 3 scenarios (8, 16, 24 senders) x 2 workloads (websearch,
-datamining), as independent processes in parallel (--jobs, default: the
-number of cores), with a progress line on the terminal.  Each cell's output
-is kept in --state (one file per cell); a cell whose file ends with its
-RESULT line is not run again, so an interrupted run resumes where it
-stopped (use one --state folder per set of flags: they are not compared).
-Writes the RST table (--rst, default doc/table-vi.rst), a CSV and a gnuplot
-script (loss rate per scenario and configuration, log scale;
-zeros drawn at their 95 % upper bound 3/N).  Usage:
+Runs tagger-web-search-loss for every cell: 3 configurations (roce,
+tagger1, tagger2) x 3 scenarios (8, 16, 24 senders) x 2 workloads
+(websearch, datamining), --seeds seeds each (1, 2, ...: a seed fixes the
+link failures and the traffic draw, the same for every configuration), as
+independent processes in parallel (--jobs, default: the number of cores),
+with a progress line on the terminal.  Each run's output is kept in --state
+(one file per cell and seed); a run whose file ends with its RESULT line is
+not run again, so an interrupted run resumes where it stopped (use one
+--state folder per set of flags: they are not compared).  Writes the RST
+table (--rst, default doc/table-vi.rst: per cell the mean loss rate over the
+seeds with its 95 % Student-t interval beside the paper's value), a CSV and
+a gnuplot script (loss rate per scenario and configuration with the
+intervals, log scale; zeros drawn at their 95 % upper bound 3/N, N the
+packets of all seeds).  Usage:
 
     utils/run-table-vi.py [--bin build/tagger-web-search-loss] [--jobs 2]
-                          [--packets 10000000] [--state table-vi-runs]
+                          [--packets 10000000] [--seeds 5]
+                          [--arrivals poisson|incast] [--offered fixed|drawn]
+                          [--state table-vi-runs]
                           [--rst doc/table-vi.rst] [--csv table-vi.csv]
                           [--plot table-vi.plt] [--extra "--lossy-pool=1000000"]
                           [--title "..."] [--workloads websearch,datamining]
@@ -59,6 +65,37 @@ def cell_name(workload, mode, senders):
     return "%s-%s-%d" % (workload, mode, senders)
 
 
+# Student's t, two-sided 95 %, by degrees of freedom (1.96 beyond 30).
+T95 = [0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+       2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+       2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def summarize(runs):
+    """Per cell, over its seeds' results: the mean loss rate, its 95 %
+    interval (Student t; None with one seed), the sums, and the zero bound."""
+    if not runs:
+        return None
+    rates = [int(r["lossy_drops"]) / max(int(r["packets"]), 1) for r in runs]
+    n = len(rates)
+    mean = sum(rates) / n
+    half = None
+    if n > 1:
+        var = sum((x - mean) ** 2 for x in rates) / (n - 1)
+        half = T95[min(n - 1, 30)] * (var / n) ** 0.5 if n - 1 <= 30 else 1.96 * (var / n) ** 0.5
+    total = lambda key: sum(int(r.get(key, 0) or 0) for r in runs)
+    load = [float(r["offered_load"]) for r in runs if "offered_load" in r]
+    return {"seeds": n, "mean": mean, "lo": None if half is None else max(0.0, mean - half),
+            "hi": None if half is None else mean + half, "packets": total("packets"),
+            "lossy_drops": total("lossy_drops"), "lossless_drops": total("lossless_drops"),
+            "other_drops": total("other_drops"), "resent": total("resent"),
+            "deadlock": "yes" if any(r["deadlock"] == "yes" for r in runs) else "no",
+            "load_min": min(load) if load else None, "load_max": max(load) if load else None,
+            "bounced1": sum(float(r["bounced1"]) for r in runs) / n,
+            "bounced2plus": sum(float(r["bounced2plus"]) for r in runs) / n,
+            "wall_s": sum(float(r["wall_s"] or 0) for r in runs)}
+
+
 def parse_result(path):
     """The RESULT fields of a finished cell's output file, or None."""
     if not os.path.exists(path):
@@ -88,25 +125,29 @@ def run_cell(binary, args, path):
     return None
 
 
-def format_loss(r):
-    """'0 of N (< 3/N)' for a zero, else the rate with 3 digits."""
-    if r is None:
+def format_loss(c):
+    """'0 of N (< 3/N)' when no seed lost a packet, else the mean with its
+    95 % interval over the seeds."""
+    if c is None:
         return "not run"
-    if int(r["lossy_drops"]) == 0:
-        n = int(r["packets"])
-        return "0 of %d (< %.1e)" % (n, 3.0 / max(n, 1))
-    return "%.3g" % float(r["loss_rate"])
+    if c["lossy_drops"] == 0:
+        return "0 of %d (< %.1e)" % (c["packets"], 3.0 / max(c["packets"], 1))
+    if c["lo"] is None:
+        return "%.3g" % c["mean"]
+    return "%.3g [%.2g, %.2g]" % (c["mean"], c["lo"], c["hi"])
 
 
-def write_rst(path, title, results, packets, extra, wall):
+def write_rst(path, title, cells, packets, seeds, flags, wall):
     lines = [".. Generated by utils/run-table-vi.py; do not edit by hand.", "",
              title, "=" * len(title), "",
              "Loss rate = lossy-queue congestion drops / data packets sent (Tagger (ToN),",
-             "Sec. VIII-D).  A zero is written \"0 of N\" with its 95 % upper bound 3/N.",
+             "Sec. VIII-D), averaged over %d seeds per cell with its 95 %% Student-t" % seeds,
+             "interval in brackets; a cell where no seed lost a packet is written \"0 of N\"",
+             "with its 95 % upper bound 3/N (N: the packets of all its seeds).",
              "FatTree(8), 20 % link failures, N-to-1, load 0.99 on the destination's link;",
-             "about %d data packets offered per cell%s; the cells' wall times add up to %.0f s" %
-             (packets, (", extra flags " + extra) if extra else "", wall),
-             "(one core each; the driver runs them in parallel).", ""]
+             "about %d data packets offered per run, flags: %s; the runs' wall times" %
+             (packets, flags),
+             "add up to %.0f s (one core each; the driver runs them in parallel)." % wall, ""]
     for workload in WORKLOADS:
         title = "web search" if workload == "websearch" else "data mining"
         lines += [".. list-table:: %s workload" % title, "   :header-rows: 1", "",
@@ -118,46 +159,58 @@ def write_rst(path, title, results, packets, extra, wall):
         for mode, label in MODES:
             lines.append("   * - " + label)
             for n in SENDERS:
-                lines.append("     - " + format_loss(results.get(cell_name(workload, mode, n))))
+                lines.append("     - " + format_loss(cells.get(cell_name(workload, mode, n))))
                 if workload == "websearch":
                     lines.append("     - " + PAPER[(mode, n)])
         lines.append("")
-    lines += ["Per cell: packets, drops by reason, bounced flows (1, 2+), deadlock verdict:", "",
+    lines += ["Per cell, over its seeds: packets, drops by reason, packets resent, realized",
+              "offered load (lowest and highest seed), bounced flows (1, 2+; mean), deadlock:", "",
               ".. list-table::", "   :header-rows: 1", "",
-              "   * - cell", "     - packets", "     - lossy drops", "     - lossless drops",
-              "     - other drops", "     - bounced 1", "     - bounced 2+", "     - deadlock",
+              "   * - cell", "     - seeds", "     - packets", "     - lossy drops",
+              "     - lossless drops", "     - other drops", "     - resent",
+              "     - offered load", "     - bounced 1", "     - bounced 2+", "     - deadlock",
               "     - wall (s)"]
     for workload in WORKLOADS:
         for mode, _ in MODES:
             for n in SENDERS:
                 name = cell_name(workload, mode, n)
-                r = results.get(name)
-                if r is None:
+                c = cells.get(name)
+                if c is None:
                     continue
-                lines += ["   * - " + name, "     - " + r["packets"],
-                          "     - " + r["lossy_drops"], "     - " + r["lossless_drops"],
-                          "     - " + r.get("other_drops", ""), "     - " + r["bounced1"],
-                          "     - " + r["bounced2plus"], "     - " + r["deadlock"],
-                          "     - " + r["wall_s"]]
+                load = ("-" if c["load_min"] is None
+                        else "%.3f to %.3f" % (c["load_min"], c["load_max"]))
+                lines += ["   * - " + name, "     - %d" % c["seeds"], "     - %d" % c["packets"],
+                          "     - %d" % c["lossy_drops"], "     - %d" % c["lossless_drops"],
+                          "     - %d" % c["other_drops"], "     - %d" % c["resent"],
+                          "     - " + load, "     - %.4f" % c["bounced1"],
+                          "     - %.4f" % c["bounced2plus"], "     - " + c["deadlock"],
+                          "     - %.0f" % c["wall_s"]]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
-def write_csv(path, results):
-    keys = ["loss_rate", "packets", "lossy_drops", "lossless_drops", "other_drops",
-            "deadlock", "bounced1", "bounced2plus", "flows", "skipped_ports",
-            "loss_upper95", "fct_p99_us", "wall_s"]
+def write_csv(path, cells):
+    """One row per cell: the mean, its interval, the value drawn (the mean,
+    or 3/N for a zero) and the sums."""
+    keys = ["seeds", "mean", "lo", "hi", "plotted", "packets", "lossy_drops", "lossless_drops",
+            "other_drops", "resent", "deadlock", "wall_s"]
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["workload", "mode", "senders", "paper"] + keys)
         for workload in WORKLOADS:
             for mode, _ in MODES:
                 for n in SENDERS:
-                    r = results.get(cell_name(workload, mode, n))
-                    if r is None:
+                    c = cells.get(cell_name(workload, mode, n))
+                    if c is None:
                         continue
+                    c = dict(c)
+                    c["plotted"] = (c["mean"] if c["lossy_drops"] else
+                                    3.0 / max(c["packets"], 1))
+                    for k in ("lo", "hi"):
+                        if c[k] is None or not c["lossy_drops"]:
+                            c[k] = c["plotted"]
                     paper = PAPER[(mode, n)] if workload == "websearch" else ""
-                    w.writerow([workload, mode, n, paper] + [r.get(k, "") for k in keys])
+                    w.writerow([workload, mode, n, paper] + [c.get(k, "") for k in keys])
 
 
 def write_plot(path, csv_path, workloads):
@@ -166,7 +219,8 @@ def write_plot(path, csv_path, workloads):
     values as open symbols of the configuration's colour."""
     png = os.path.splitext(path)[0] + ".png"
     with open(path, "w") as f:
-        f.write("""# Tagger (ToN) Table VI: loss rate per scenario (zeros at their bound 3/N)
+        f.write("""# Tagger (ToN) Table VI: loss rate per scenario, mean over the seeds with its
+# 95 %% interval (zeros at their bound 3/N)
 set terminal png size %d,600
 set output '%s'
 set datafile separator ','
@@ -186,10 +240,10 @@ set multiplot layout 1,%d
             for i, (mode, label) in enumerate(MODES):
                 match = "strcol(1) eq '%s' && strcol(2) eq '%s'" % (workload, mode)
                 x = "($3+%g)" % (0.4 * (i - 1))
-                parts.append("'%s' using %s:(%s && $7 > 0 ? $15 : 1/0) with linespoints "
-                             "lc %d pt %d title '%s'"
+                parts.append("'%s' using %s:(%s && $11 > 0 ? $9 : 1/0):7:8 with yerrorlines "
+                             "lc %d pt %d title '%s (mean, 95 %% interval)'"
                              % (csv_path, x, match, i + 1, 5 + 2 * i, label))
-                parts.append("'%s' using %s:(%s && $7 == 0 ? $15 : 1/0) with points "
+                parts.append("'%s' using %s:(%s && $11 == 0 ? $9 : 1/0) with points "
                              "lc %d pt 10 ps 1.5 title '%s: 0 (at 3/N)'"
                              % (csv_path, x, match, i + 1, mode))
                 if workload == "websearch":
@@ -205,6 +259,9 @@ def main():
     ap.add_argument("--bin")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--packets", type=int, default=10000000)
+    ap.add_argument("--seeds", type=int, default=5, help="seeds per cell (1, 2, ...)")
+    ap.add_argument("--arrivals", choices=["poisson", "incast"], default="poisson")
+    ap.add_argument("--offered", choices=["fixed", "drawn"], default="fixed")
     ap.add_argument("--state", default="table-vi-runs")
     ap.add_argument("--rst", default=os.path.join(ROOT, "doc", "table-vi.rst"))
     ap.add_argument("--csv", default="table-vi.csv")
@@ -214,8 +271,11 @@ def main():
                     help="the RST section title")
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     opt = ap.parse_args()
-    if opt.jobs < 1 or opt.packets < 1:
-        sys.exit("run-table-vi: --jobs and --packets must be positive")
+    if opt.jobs < 1 or opt.packets < 1 or opt.seeds < 1:
+        sys.exit("run-table-vi: --jobs, --packets and --seeds must be positive")
+    for out in (opt.rst, opt.csv, opt.plot):
+        if os.path.abspath(out) == os.path.abspath(opt.state):
+            sys.exit("run-table-vi: output %s is the --state folder" % out)
     binary = find_bin(opt.bin)
     os.makedirs(opt.state, exist_ok=True)
     cells = []
@@ -224,13 +284,17 @@ def main():
             sys.exit("run-table-vi: unknown workload '%s'" % workload)
         for mode, _ in MODES:
             for n in SENDERS:
-                name = cell_name(workload, mode, n)
-                args = ["--mode=" + mode, "--senders=%d" % n, "--workload=" + workload,
-                        "--packets=%d" % opt.packets] + shlex.split(opt.extra)
-                cells.append((name, args, os.path.join(opt.state, name + ".txt")))
+                for seed in range(1, opt.seeds + 1):
+                    name = cell_name(workload, mode, n)
+                    args = ["--mode=" + mode, "--senders=%d" % n, "--workload=" + workload,
+                            "--packets=%d" % opt.packets, "--seed=%d" % seed,
+                            "--arrivals=" + opt.arrivals, "--offered=" + opt.offered]
+                    args += shlex.split(opt.extra)
+                    run = "%s-seed%d" % (name, seed)
+                    cells.append((run, args, os.path.join(opt.state, run + ".txt"), name))
     todo = [c for c in cells if parse_result(c[2]) is None]
-    print("run-table-vi: %d cells, %d done before, %d to run on %d jobs"
-          % (len(cells), len(cells) - len(todo), len(todo), opt.jobs))
+    print("run-table-vi: %d runs (%d seeds per cell), %d done before, %d to run on %d jobs"
+          % (len(cells), opt.seeds, len(cells) - len(todo), len(todo), opt.jobs))
     start = time.time()
     done = [0]
     lock = threading.Lock()
@@ -246,13 +310,21 @@ def main():
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=opt.jobs) as pool:
         errors = [e for e in pool.map(one, todo) if e]
-    results = {c[0]: parse_result(c[2]) for c in cells if parse_result(c[2])}
-    wall = sum(float(r["wall_s"] or 0) for r in results.values())
-    write_rst(opt.rst, opt.title, results, opt.packets, opt.extra, wall)
-    write_csv(opt.csv, results)
+    per_cell = {}
+    finished = 0
+    for c in cells:
+        r = parse_result(c[2])
+        if r:
+            per_cell.setdefault(c[3], []).append(r)
+            finished += 1
+    summaries = {name: summarize(runs) for name, runs in per_cell.items()}
+    wall = sum(s["wall_s"] for s in summaries.values())
+    flags = " ".join(["--arrivals=" + opt.arrivals, "--offered=" + opt.offered, opt.extra]).strip()
+    write_rst(opt.rst, opt.title, summaries, opt.packets, opt.seeds, flags, wall)
+    write_csv(opt.csv, summaries)
     write_plot(opt.plot, opt.csv, opt.workloads.split(","))
-    print("run-table-vi: wrote %s, %s, %s (%d of %d cells)"
-          % (opt.rst, opt.csv, opt.plot, len(results), len(cells)))
+    print("run-table-vi: wrote %s, %s, %s (%d of %d runs)"
+          % (opt.rst, opt.csv, opt.plot, finished, len(cells)))
     return 1 if errors else 0
 
 

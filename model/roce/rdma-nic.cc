@@ -158,6 +158,13 @@ RdmaNic::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("MaxBytesInFlight",
+                          "Most payload bytes a queue pair has sent and not yet seen "
+                          "acknowledged (bytes; 0: no limit).  A full window waits for an "
+                          "ACK; go-back-N then resends at most this much.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_maxInflight),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("CnpInterval",
                           "Receiver: at most one CNP per queue pair per this interval (time; "
                           "DCQCN N = 50 us).",
@@ -237,6 +244,7 @@ RdmaNic::RdmaNic()
       m_ackDelay(MicroSeconds(10)),
       m_controlDscp(64),
       m_rto(MilliSeconds(1)),
+      m_maxInflight(0),
       m_cnpInterval(MicroSeconds(50)),
       m_g(1.0 / 256),
       m_alphaTimer(MicroSeconds(55)),
@@ -603,6 +611,10 @@ RdmaNic::PullPacket(uint8_t pausedMask)
         {
             continue;
         }
+        if (WindowFull(qp))
+        {
+            continue; // an ACK opens it (OnAck)
+        }
         if (qp.nextSend > now)
         {
             earliest = std::min(earliest, qp.nextSend);
@@ -640,6 +652,12 @@ RdmaNic::PullPacket(uint8_t pausedMask)
         ScheduleWake(earliest);
     }
     return nullptr;
+}
+
+bool
+RdmaNic::WindowFull(const SendQp& qp) const
+{
+    return m_maxInflight > 0 && uint64_t(qp.next - qp.una) * m_payloadSize >= m_maxInflight;
 }
 
 void
@@ -909,7 +927,12 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
     }
     if (int32_t(psn + 1 - qp.una) > 0)
     {
+        const bool wasFull = WindowFull(qp);
         qp.una = std::min(psn + 1, qp.packets);
+        if (wasFull && qp.una < qp.packets)
+        {
+            NotifyDevice(); // the window opened
+        }
         if (qp.una >= qp.packets)
         {
             Finish(qp);

@@ -274,7 +274,9 @@ class RdmaNic : public Object
     void RestartRto(SendQp& qp);          //!< \param qp sender: (re)arm the RTO
     void Finish(SendQp& qp);              //!< \param qp sender: flow done
     void ScheduleWake(Time at);           //!< \param at ask the device again then
-    void Wake();                          //!< wake event
+    /// \param qp sender \return MaxBytesInFlight is set and its sent, unacknowledged bytes reach it
+    bool WindowFull(const SendQp& qp) const;
+    void Wake(); //!< wake event
     /// \param qp sender \return the default ideal FCT (serialisation at line rate)
     Time IdealFct(const SendQp& qp) const;
     /// \param bytes IPv4 packet size \return bits it occupies on the wire (Ethernet, FCS, preamble,
@@ -293,6 +295,7 @@ class RdmaNic : public Object
     Time m_ackDelay;        //!< AckDelay
     uint32_t m_controlDscp; //!< ControlDscp (64: echo)
     Time m_rto;             //!< RetransmitTimeout
+    uint64_t m_maxInflight; //!< MaxBytesInFlight (0: no limit)
     Time m_cnpInterval;     //!< CnpInterval
     double m_g;             //!< AlphaG
     Time m_alphaTimer;      //!< AlphaTimer

@@ -481,6 +481,12 @@ RdmaFlowGenerator::AssignStreams(int64_t stream)
     return 2;
 }
 
+void
+RdmaFlowGenerator::SetFixedOffer(bool fixed)
+{
+    m_fixedOffer = fixed;
+}
+
 std::vector<GeneratedFlow>
 RdmaFlowGenerator::Generate(const std::vector<uint32_t>& senders,
                             const std::vector<uint32_t>& receivers,
@@ -510,11 +516,12 @@ RdmaFlowGenerator::Generate(const std::vector<uint32_t>& senders,
                                                                        << " bytes is below 1");
 
     // Who may send, and to whom.
-    std::vector<uint32_t> incastSenders; // INCAST: senders other than the receiver
+    std::vector<uint32_t> incastSenders; // (SYNCHRONIZED_)INCAST: senders but the receiver
     std::vector<uint32_t> partner;       // PERMUTATION: receiver of senders[i]
     switch (pattern)
     {
     case INCAST:
+    case SYNCHRONIZED_INCAST:
         for (uint32_t s : senders)
         {
             if (s != receivers[0])
@@ -574,53 +581,90 @@ RdmaFlowGenerator::Generate(const std::vector<uint32_t>& senders,
         NS_ABORT_MSG("RdmaFlowGenerator::Generate: unknown pattern " << pattern);
     }
 
-    // Poisson arrivals at lambda = load * capacity / (8 * mean) flows per second.
+    // Poisson arrivals at lambda = load * capacity / (8 * mean) flows per
+    // second (SYNCHRONIZED_INCAST: lambda / N arrivals of N flows each).
+    const bool synchronized = pattern == SYNCHRONIZED_INCAST;
+    const double perArrival = synchronized ? double(incastSenders.size()) : 1.0;
     const double lambda = load * static_cast<double>(capacity.GetBitRate()) / (8 * mean);
-    const Time end = start + duration;
+    const double arrivalRate = lambda / perArrival;
     std::vector<GeneratedFlow> flows;
     // Room for the expected count plus 5 standard deviations (capped): before
     // Simulator::Run, ns-3 records every Time object in a set, so copies made
     // by a growing vector are costly.
     const double expected = lambda * duration.GetSeconds();
     flows.reserve(static_cast<size_t>(
-        std::min(expected + 5 * std::sqrt(expected) + 16, double(uint64_t(1) << 24))));
+        std::min(expected + 5 * std::sqrt(expected) * perArrival + 16 + perArrival,
+                 double(uint64_t(1) << 24))));
     // Arrival times in time steps of the current resolution, rounded to the
-    // nearest step (fewer Time objects, see above).
+    // nearest step (fewer Time objects, see above); a fixed offer scales them
+    // once every flow is drawn, so it keeps the unrounded offsets first.
     const int64_t startStep = start.GetTimeStep();
-    const int64_t window = (end - start).GetTimeStep();
+    const int64_t window = duration.GetTimeStep();
     const double stepsPerSecond = static_cast<double>(Seconds(1).GetTimeStep());
-    double t = 0; // seconds since start
+    const uint64_t target = static_cast<uint64_t>(std::llround(
+        load * static_cast<double>(capacity.GetBitRate()) * duration.GetSeconds() / 8));
+    uint64_t offered = 0;
+    std::vector<double> offsets; // fixed offer: each flow's unscaled offset (steps)
+    double t = 0;                // seconds since start
+    double scale = 1;            // fixed offer: window / the first arrival not drawn
     while (true)
     {
-        t += m_arrival->GetValue() / lambda;
-        const double offset = std::round(t * stepsPerSecond);
-        if (offset >= static_cast<double>(window))
+        t += m_arrival->GetValue() / arrivalRate;
+        const double offset = t * stepsPerSecond;
+        if (m_fixedOffer ? offered >= target : std::round(offset) >= static_cast<double>(window))
         {
+            scale = offset > 0 ? static_cast<double>(window) / offset : 1;
             break;
         }
-        flows.emplace_back();
-        GeneratedFlow& f = flows.back();
-        f.start = TimeStep(startStep + static_cast<int64_t>(offset));
-        f.bytes = m_cdf.Quantile(m_uniform->GetValue());
-        switch (pattern)
+        for (uint32_t member = 0; member < perArrival && (!m_fixedOffer || offered < target);
+             ++member)
         {
-        case INCAST:
-            f.src = incastSenders[Index(m_uniform->GetValue(), incastSenders.size())];
-            f.dst = receivers[0];
-            break;
-        case ALL_TO_ALL:
-            do
+            GeneratedFlow f;
+            f.bytes = m_cdf.Quantile(m_uniform->GetValue());
+            if (m_fixedOffer)
             {
-                f.src = senders[Index(m_uniform->GetValue(), senders.size())];
-                f.dst = receivers[Index(m_uniform->GetValue(), receivers.size())];
-            } while (f.src == f.dst);
-            break;
-        case PERMUTATION: {
-            uint32_t i = Index(m_uniform->GetValue(), senders.size());
-            f.src = senders[i];
-            f.dst = partner[i];
-            break;
+                f.bytes = std::min(f.bytes, target - offered); // the last flow fits the target
+                offsets.push_back(offset);
+            }
+            else
+            {
+                f.start = TimeStep(startStep + static_cast<int64_t>(std::round(offset)));
+            }
+            offered += f.bytes;
+            switch (pattern)
+            {
+            case INCAST:
+                f.src = incastSenders[Index(m_uniform->GetValue(), incastSenders.size())];
+                f.dst = receivers[0];
+                break;
+            case SYNCHRONIZED_INCAST:
+                f.src = incastSenders[member];
+                f.dst = receivers[0];
+                break;
+            case ALL_TO_ALL:
+                do
+                {
+                    f.src = senders[Index(m_uniform->GetValue(), senders.size())];
+                    f.dst = receivers[Index(m_uniform->GetValue(), receivers.size())];
+                } while (f.src == f.dst);
+                break;
+            case PERMUTATION: {
+                uint32_t i = Index(m_uniform->GetValue(), senders.size());
+                f.src = senders[i];
+                f.dst = partner[i];
+                break;
+            }
+            }
+            flows.push_back(f);
         }
+    }
+    if (m_fixedOffer)
+    {
+        // The arrival after the last would come at the window's end.
+        for (size_t i = 0; i < flows.size(); ++i)
+        {
+            const double at = std::min(std::round(offsets[i] * scale), double(window - 1));
+            flows[i].start = TimeStep(startStep + static_cast<int64_t>(std::max(at, 0.0)));
         }
     }
     NS_LOG_INFO("generated " << flows.size() << " flows at " << lambda << " flows/s");

@@ -113,7 +113,21 @@ struct GeneratedFlow
  *  - ALL_TO_ALL: a uniform (sender, receiver) pair with sender != receiver;
  *  - PERMUTATION: a random permutation is drawn once (sender i to receiver
  *    perm(i), no host to itself when the sets are equal); each flow picks a
- *    uniform sender and goes to its partner.
+ *    uniform sender and goes to its partner;
+ *  - SYNCHRONIZED_INCAST: each arrival starts one flow from every sender
+ *    (but the receiver) to the first receiver, all at the same time, each
+ *    with its own size; arrivals come at lambda / N (N senders), so the
+ *    load is the same as INCAST's.  Draws per arrival: the gap, then one
+ *    size per sender in the order given.
+ *
+ * The offered bytes (SetFixedOffer): by default the flows arriving in the
+ * window offer what the draw gives (load x capacity x window on average; a
+ * heavy-tailed size distribution moves a run's realized load by several
+ * per cent).  With a fixed offer, arrivals are drawn until their bytes reach
+ * exactly load x capacity x window / 8 (the last flow cut to fit), and
+ * their start times are scaled so that the arrival after the last one would
+ * come at the window's end: every run offers the same bytes in the same
+ * window, and only their order and sizes vary with the seed.
  */
 class RdmaFlowGenerator
 {
@@ -121,9 +135,10 @@ class RdmaFlowGenerator
     /// Who talks to whom.
     enum Pattern
     {
-        INCAST,     //!< N-to-1
-        ALL_TO_ALL, //!< any sender to any other receiver
-        PERMUTATION //!< each sender to one fixed receiver
+        INCAST,             //!< N-to-1
+        ALL_TO_ALL,         //!< any sender to any other receiver
+        PERMUTATION,        //!< each sender to one fixed receiver
+        SYNCHRONIZED_INCAST //!< N-to-1, every sender at each arrival
     };
 
     /// \param cdf the flow sizes
@@ -134,6 +149,13 @@ class RdmaFlowGenerator
      * \param stream first stream index \return number of streams used
      */
     int64_t AssignStreams(int64_t stream);
+
+    /**
+     * Offer exactly load x capacity x window / 8 bytes per Generate (see the
+     * class comment) instead of what the draw gives.
+     * \param fixed fixed offer (default false)
+     */
+    void SetFixedOffer(bool fixed);
 
     /**
      * Generate flows arriving in [start, start + duration).
@@ -155,6 +177,7 @@ class RdmaFlowGenerator
     FlowSizeCdf m_cdf;                        //!< sizes
     Ptr<ExponentialRandomVariable> m_arrival; //!< inter-arrival times (unit mean)
     Ptr<UniformRandomVariable> m_uniform;     //!< sizes and pairs
+    bool m_fixedOffer{false};                 //!< SetFixedOffer
 };
 
 /**

@@ -612,6 +612,118 @@ class GeneratorIncastTestCase : public WorkloadTestCase
 
 /**
  * \ingroup tagger-tests
+ * SYNCHRONIZED_INCAST: each arrival is one flow from every sender, at one
+ * time; arrivals come at lambda / N, so the flows offer the load.
+ */
+class GeneratorSynchronizedIncastTestCase : public WorkloadTestCase
+{
+  public:
+    GeneratorSynchronizedIncastTestCase()
+        : WorkloadTestCase("RdmaFlowGenerator: synchronized incast", true)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaFlowGenerator gen(Small());
+        gen.AssignStreams(40);
+        // 10 Gb/s at load 1, mean 1,500 bytes: lambda = 833,333 flows/s, in
+        // 6 ms 5,000 flows in 5000 / 7 = 714 arrivals of 7 (senders 0..7 but 3).
+        auto flows = Flows(gen, Hosts(0, 8), {3}, RdmaFlowGenerator::SYNCHRONIZED_INCAST);
+        NS_TEST_ASSERT_MSG_EQ(flows.size() % 7, 0u, "whole arrivals of 7 flows");
+        std::map<Time, std::set<uint32_t>> arrivals;
+        for (const auto& f : flows)
+        {
+            NS_TEST_EXPECT_MSG_EQ(f.dst, 3U, "destination");
+            NS_TEST_EXPECT_MSG_EQ(arrivals[f.start].insert(f.src).second, true, "one per sender");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(f.start, MilliSeconds(1), "in the window");
+            NS_TEST_EXPECT_MSG_LT(f.start, MilliSeconds(7), "in the window");
+        }
+        for (const auto& [t, srcs] : arrivals)
+        {
+            NS_TEST_EXPECT_MSG_EQ(srcs.size(), 7u, "every sender but the receiver at " << t);
+            NS_TEST_EXPECT_MSG_EQ(srcs.count(3), 0u, "not the receiver");
+        }
+        // Arrivals: Poisson with mean 714.3; 5 standard deviations = 134.
+        NS_TEST_EXPECT_MSG_GT(arrivals.size(), 714u - 134u, "arrival rate lambda / N");
+        NS_TEST_EXPECT_MSG_LT(arrivals.size(), 714u + 134u, "arrival rate lambda / N");
+    }
+};
+
+/**
+ * \ingroup tagger-tests
+ * SetFixedOffer: every draw offers exactly load x capacity x window / 8
+ * bytes within the window, from the same size draws as the drawn offer;
+ * the drawn offer varies around it.
+ */
+class GeneratorFixedOfferTestCase : public WorkloadTestCase
+{
+  public:
+    GeneratorFixedOfferTestCase()
+        : WorkloadTestCase("RdmaFlowGenerator: fixed offered bytes", true)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 10 Gb/s x 0.5 x 6 ms / 8 = 3,750,000 bytes.
+        const uint64_t target = 3750000;
+        std::set<uint64_t> drawnTotals;
+        for (int64_t stream = 50; stream < 60; stream += 2)
+        {
+            for (auto pattern : {RdmaFlowGenerator::INCAST, RdmaFlowGenerator::SYNCHRONIZED_INCAST})
+            {
+                RdmaFlowGenerator fixed(Small());
+                fixed.AssignStreams(stream);
+                fixed.SetFixedOffer(true);
+                RdmaFlowGenerator drawn(Small());
+                drawn.AssignStreams(stream);
+                auto run = [&](RdmaFlowGenerator& gen) {
+                    return gen.Generate(Hosts(0, 8),
+                                        {3},
+                                        pattern,
+                                        DataRate("10Gbps"),
+                                        0.5,
+                                        MilliSeconds(1),
+                                        MilliSeconds(6));
+                };
+                auto a = run(fixed);
+                auto b = run(drawn);
+                uint64_t total = 0;
+                Time last;
+                for (size_t i = 0; i < a.size(); ++i)
+                {
+                    total += a[i].bytes;
+                    NS_TEST_EXPECT_MSG_GT_OR_EQ(a[i].start,
+                                                std::max(last, MilliSeconds(1)),
+                                                "in order, in the window");
+                    NS_TEST_EXPECT_MSG_LT(a[i].start, MilliSeconds(7), "in the window");
+                    last = a[i].start;
+                    if (i + 1 < a.size() && i < b.size())
+                    {
+                        NS_TEST_EXPECT_MSG_EQ(a[i].bytes, b[i].bytes, "the same size draws");
+                        NS_TEST_EXPECT_MSG_EQ(a[i].src, b[i].src, "the same senders");
+                    }
+                }
+                NS_TEST_EXPECT_MSG_EQ(total, target, "stream " << stream << ": the offer");
+                NS_TEST_EXPECT_MSG_GT(last, MicroSeconds(6800), "the window is filled");
+                uint64_t drawnTotal = 0;
+                for (const auto& f : b)
+                {
+                    drawnTotal += f.bytes;
+                }
+                drawnTotals.insert(drawnTotal);
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(drawnTotals.size(), 5u, "the drawn offer varies");
+        NS_TEST_EXPECT_MSG_EQ(drawnTotals.count(target), 0u, "and is not the target");
+    }
+};
+
+/**
+ * \ingroup tagger-tests
  * ALL_TO_ALL: all 56 ordered pairs of 8 hosts, each about equally often.
  */
 class GeneratorAllToAllTestCase : public WorkloadTestCase
@@ -952,6 +1064,8 @@ MakeRdmaWorkloadTestCases()
             new GeneratorSizesTestCase,
             new GeneratorOfferedLoadTestCase,
             new GeneratorIncastTestCase,
+            new GeneratorSynchronizedIncastTestCase,
+            new GeneratorFixedOfferTestCase,
             new GeneratorAllToAllTestCase,
             new GeneratorPermutationTestCase,
             new GeneratorDeterminismTestCase,
