@@ -6,6 +6,7 @@
 
 #include "pfc-block-pool.h"
 #include "pfc-channel.h"
+#include "pfc-net-device-internal.h"
 #include "tagger-ns3-release-compat.h"
 
 #include "ns3/boolean.h"
@@ -26,6 +27,12 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+
+LogComponent&
+PfcNetDeviceLogComponent()
+{
+    return g_log;
+}
 
 namespace
 {
@@ -51,75 +58,6 @@ FireTrace(uint8_t traced, uint8_t bit, const PfcFlaggedTrace<Ts...>& trace, Args
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
-
-/**
- * A frame's arrival at the far end of the link: the event MakeEvent would
- * make for ReceiveFromLink(frame, epoch), in a PfcBlockPool block.
- */
-class PfcNetDevice::ArrivalEvent : public PfcPooledEvent
-{
-  public:
-    /// \param peer the receiving device \param frame the frame \param epoch the link epoch
-    ArrivalEvent(PfcNetDevice* peer, Ptr<Packet> frame, uint64_t epoch)
-        : m_peer(peer),
-          m_frame(std::move(frame)),
-          m_epoch(epoch)
-    {
-        static_assert(sizeof(ArrivalEvent) <= PfcBlockPool::kBlockBytes, "one cache line");
-    }
-
-    void Prefetch() const noexcept override
-    {
-        const char* packet = reinterpret_cast<const char*>(PeekPointer(m_frame));
-        __builtin_prefetch(packet);
-        __builtin_prefetch(packet + 64);
-        // A guess at the header bytes, which Packet does not expose: a
-        // buffer that ns-3 allocated (not one from its free list) often lies
-        // right after its packet object.  In pfc-bench B about a third of
-        // the arrivals have their header bytes 128-191 bytes past the object
-        // (measured); for the others this is one line fetched for nothing.
-        __builtin_prefetch(packet + 128);
-        __builtin_prefetch(m_peer);
-    }
-
-  private:
-    void Notify() override
-    {
-        m_peer->ReceiveFromLink(m_frame, m_epoch);
-    }
-
-    PfcNetDevice* m_peer; //!< the receiving device
-    Ptr<Packet> m_frame;  //!< the frame
-    uint64_t m_epoch;     //!< the sender's count of link downs
-};
-
-/**
- * The end of a frame's transmission: the event MakeEvent would make for
- * TransmitComplete(), in a PfcBlockPool block.
- */
-class PfcNetDevice::TxDoneEvent : public PfcPooledEvent
-{
-  public:
-    /// \param device the sending device
-    explicit TxDoneEvent(PfcNetDevice* device)
-        : m_device(device)
-    {
-        static_assert(sizeof(TxDoneEvent) <= PfcBlockPool::kBlockBytes, "one cache line");
-    }
-
-    void Prefetch() const noexcept override
-    {
-        m_device->PrefetchTransmitLines();
-    }
-
-  private:
-    void Notify() override
-    {
-        m_device->TransmitComplete();
-    }
-
-    PfcNetDevice* m_device; //!< the sending device
-};
 
 static_assert(sizeof(PfcNetDevice) <= PfcBlockPool::kMaxBytes, "a pool block");
 static_assert(alignof(PfcNetDevice) <= PfcBlockPool::kBlockBytes, "aligned by the pool");
@@ -905,249 +843,6 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
             m_rxCallback(this, frame, eth.GetEtherType(), eth.GetSource());
         }
     }
-}
-
-// ---------------------------------------------------------------------------
-// PFC
-// ---------------------------------------------------------------------------
-
-void
-PfcNetDevice::ApplyPfc(PfcHeader pfc, uint64_t linkDowns)
-{
-    NS_LOG_FUNCTION(this);
-    if (!m_linkUp || linkDowns != m_linkDowns)
-    {
-        // The link went down after the frame arrived: going down cleared the
-        // pause state, and a frame from before must not pause the new link.
-        NS_LOG_LOGIC("PFC frame dropped: the link went down before it took effect");
-        return;
-    }
-    Time now = Simulator::Now();
-    for (uint8_t c = 0; c < kPfcClasses; ++c)
-    {
-        if (!pfc.IsClassEnabled(c))
-        {
-            continue;
-        }
-        bool was = IsClassPaused(c);
-        uint16_t quanta = pfc.GetQuanta(c);
-        if (quanta > 0 && now < m_ignorePauseUntil[c])
-        {
-            continue; // IgnorePauseUntil: PFC not honoured for this class now
-        }
-        m_pauseExpiry[c].Cancel();
-        if (quanta == 0)
-        {
-            SetPausedUntil(c, Time(0));
-            if (was)
-            {
-                m_classPauseTrace(c, false);
-            }
-        }
-        else
-        {
-            Time duration = QuantaToTime(quanta);
-            SetPausedUntil(c, now + duration);
-            if (!was)
-            {
-                m_pausedSince[c] = now;
-                m_classPauseTrace(c, true);
-            }
-            m_pauseExpiry[c] = Simulator::Schedule(duration, &PfcNetDevice::PauseExpired, this, c);
-        }
-        UpdateHostTxQueue(c);
-    }
-    TryTransmit();
-}
-
-void
-PfcNetDevice::PauseExpired(uint8_t cls)
-{
-    NS_LOG_FUNCTION(this << int(cls));
-    m_classPauseTrace(cls, false);
-    UpdateHostTxQueue(cls);
-    TryTransmit();
-}
-
-uint32_t
-PfcNetDevice::DropLosslessFrames(uint8_t cls, PfcDropReason reason)
-{
-    NS_ASSERT(cls < kPfcClasses);
-    PfcFifo<PfcQueueEntry> queue;
-    queue.swap(m_queues[cls].frames);
-    m_backlog &= uint8_t(~(1u << cls));
-    uint32_t dropped = 0;
-    for (const PfcQueueEntry& entry : queue)
-    {
-        if (entry.pool != PfcBufferPool::LOSSLESS)
-        {
-            m_queues[cls].frames.push_back(entry);
-            m_backlog |= uint8_t(1u << cls);
-            continue;
-        }
-        m_queues[cls].bytes -= entry.bytes;
-        ++dropped;
-        if (m_owner)
-        {
-            m_owner->DequeuedFromPort(m_switchPort, entry);
-        }
-        DropEntry(entry, reason);
-    }
-    TryTransmit();
-    return dropped;
-}
-
-void
-PfcNetDevice::IgnorePauseUntil(uint8_t cls, Time until)
-{
-    NS_ASSERT(cls < kPfcClasses);
-    m_ignorePauseUntil[cls] = until;
-    m_pauseExpiry[cls].Cancel();
-    if (IsClassPaused(cls))
-    {
-        SetPausedUntil(cls, Time(0));
-        m_classPauseTrace(cls, false);
-        UpdateHostTxQueue(cls);
-    }
-    TryTransmit();
-}
-
-bool
-PfcNetDevice::IsClassPaused(uint8_t cls) const
-{
-    return IsClassPausedAt(cls, Simulator::Now());
-}
-
-bool
-PfcNetDevice::IsClassPausedAt(uint8_t cls, Time now) const
-{
-    // A clear bit means m_pausedUntil[cls] is 0: its line is not read.
-    return ((m_pauseSet >> cls) & 1) && m_pausedUntil[cls] > now;
-}
-
-void
-PfcNetDevice::SetPausedUntil(uint8_t cls, Time until)
-{
-    m_pausedUntil[cls] = until;
-    if (until.IsZero())
-    {
-        m_pauseSet &= uint8_t(~(1u << cls));
-    }
-    else
-    {
-        m_pauseSet |= uint8_t(1u << cls);
-    }
-}
-
-Time
-PfcNetDevice::GetPausedSince(uint8_t cls) const
-{
-    return m_pausedSince[cls];
-}
-
-void
-PfcNetDevice::SendPfcFrame(const PfcHeader& pfc)
-{
-    NS_LOG_FUNCTION(this);
-    if (!m_linkUp)
-    {
-        return;
-    }
-    Ptr<Packet> frame = Create<Packet>();
-    frame->AddHeader(pfc);
-    AddEthernetHeader(frame,
-                      m_address,
-                      PfcHeader::GetPfcDestination(),
-                      kEtherTypeMacControl,
-                      false,
-                      0);
-    ++m_pfcTx;
-    bool anyTime = false;
-    for (uint8_t c = 0; c < kPfcClasses; ++c)
-    {
-        anyTime = anyTime || (pfc.IsClassEnabled(c) && pfc.GetQuanta(c) > 0);
-    }
-    ++(anyTime ? m_pauseTx : m_resumeTx);
-    m_pfcTxTrace(pfc);
-    SendControlFrame(frame);
-}
-
-void
-PfcNetDevice::SendControlFrame(Ptr<Packet> frame)
-{
-    if (!m_linkUp)
-    {
-        return;
-    }
-    m_controlQueue.push_back(frame);
-    m_controlPending = true;
-    TryTransmit();
-}
-
-void
-PfcNetDevice::SetPausePadding(uint8_t cls, const PfcHeader::Padding& padding)
-{
-    NS_ASSERT(cls < kPfcClasses);
-    m_pausePadding[cls] = padding;
-    m_pausePaddingSet |= uint8_t(1u << cls);
-}
-
-void
-PfcNetDevice::StartPausing(uint8_t cls)
-{
-    NS_LOG_FUNCTION(this << int(cls));
-    NS_ASSERT(cls < kPfcClasses);
-    if (!m_pausingPeer[cls])
-    {
-        m_pausingSince[cls] = Simulator::Now();
-    }
-    m_pausingPeer[cls] = true;
-    RefreshPause(cls);
-}
-
-void
-PfcNetDevice::RefreshPause(uint8_t cls)
-{
-    m_refreshEvent[cls].Cancel();
-    if (!m_pausingPeer[cls] || !m_linkUp)
-    {
-        return;
-    }
-    PfcHeader pfc;
-    pfc.SetClass(cls, m_pauseQuanta);
-    if (m_pausePaddingSet & (1u << cls))
-    {
-        pfc.SetPadding(m_pausePadding[cls]);
-        m_pausePaddingSet &= uint8_t(~(1u << cls));
-    }
-    SendPfcFrame(pfc);
-    m_refreshEvent[cls] =
-        Simulator::Schedule(GetRefreshPeriod(), &PfcNetDevice::RefreshPause, this, cls);
-}
-
-void
-PfcNetDevice::StopPausing(uint8_t cls)
-{
-    NS_LOG_FUNCTION(this << int(cls));
-    NS_ASSERT(cls < kPfcClasses);
-    m_pausingPeer[cls] = false;
-    m_refreshEvent[cls].Cancel();
-    PfcHeader pfc;
-    pfc.SetClass(cls, 0);
-    SendPfcFrame(pfc);
-}
-
-bool
-PfcNetDevice::IsPausingPeer(uint8_t cls) const
-{
-    return m_pausingPeer[cls];
-}
-
-Time
-PfcNetDevice::GetPausingPeerSince(uint8_t cls) const
-{
-    NS_ASSERT(cls < kPfcClasses);
-    return m_pausingSince[cls];
 }
 
 // ---------------------------------------------------------------------------
