@@ -17,7 +17,7 @@ a gnuplot script (loss rate per scenario and configuration with the
 intervals, log scale; zeros drawn at their 95 % upper bound 3/N, N the
 packets of all seeds).  Usage:
 
-    utils/run-table-vi.py [--bin build/tagger-web-search-loss] [--jobs 2]
+    utils/run-table-vi.py [--bin build-optimized/tagger-web-search-loss] [--jobs 2]
                           [--packets 10000000] [--seeds 5]
                           [--arrivals poisson|incast] [--offered fixed|drawn]
                           [--state table-vi-runs]
@@ -52,11 +52,19 @@ PAPER = {("roce", 8): "1.25e-2", ("roce", 16): "6.6e-2", ("roce", 24): "1.27e-1"
 
 
 def find_bin(explicit):
+    """--bin, else the experiment build (build-optimized: -DTAGGER_OPTIMIZED=ON,
+    NS_LOG and NS_ASSERT compiled out of the module), else the default build."""
     if explicit:
         return explicit
-    for cand in ("build/tagger-web-search-loss", "build/examples/tagger-web-search-loss"):
+    for cand in ("build-optimized/tagger-web-search-loss", "build/tagger-web-search-loss",
+                 "build/examples/tagger-web-search-loss"):
         path = os.path.join(ROOT, cand)
         if os.path.exists(path):
+            if not cand.startswith("build-optimized"):
+                print("run-table-vi: using %s; for the experiment build (NS_LOG and "
+                      "NS_ASSERT compiled out of the module):\n"
+                      "  cmake -S . -B build-optimized -DTAGGER_OPTIMIZED=ON && "
+                      "cmake --build build-optimized --target tagger-web-search-loss" % cand)
             return path
     sys.exit("run-table-vi: tagger-web-search-loss not found; build first or pass --bin")
 
