@@ -314,6 +314,57 @@ class RdmaLineRateTestCase : public TestCase
 
 /**
  * \ingroup tagger-tests
+ * Test 1c: MaxBytesInFlight.  Test 1's flow with a window of 4,000 bytes (4
+ * packets), below the path's bandwidth-delay product: each window of 4
+ * packets leaves S apart, the receiver ACKs the 4th (AckInterval 4), and
+ * the next window leaves when that ACK arrives.  By hand, a window every
+ * P = 3 S + 2 T + 2 A + 4 d, so FCT = 1250 P (5000 packets; T, S, A, d as
+ * in test 1), about 2.4 times the line-rate FCT; nothing is resent, and
+ * without the attribute the FCT is test 1's.
+ */
+class RdmaWindowTestCase : public TestCase
+{
+  public:
+    RdmaWindowTestCase()
+        : TestCase(
+              "RDMA: MaxBytesInFlight holds a flow to one window per ACK round trip, exact FCT")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        n.rdma.GetNic(1)->SetAttribute("MaxBytesInFlight", UintegerValue(4000));
+        n.rdma.AddFlow(1, 0, 5000000, MicroSeconds(10));
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        std::vector<RdmaFlowRecord> records = n.rdma.GetFlowRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one flow");
+        const RdmaFlowRecord& r = records[0];
+        const int64_t frame = LinkNs(kDataWireBytes); // T
+        const int64_t spacing = SpacingNs();          // S
+        const int64_t ack = LinkNs(kAckWireBytes);    // A
+        const int64_t period = 3 * spacing + 2 * frame + 2 * ack + 4 * kD;
+        NS_TEST_EXPECT_MSG_EQ(r.finished, true, "the flow finished");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.fct.GetNanoSeconds(),
+                                  1250 * period,
+                                  int64_t(1250 * 2),
+                                  "FCT: one window per round trip");
+        NS_TEST_EXPECT_MSG_GT(r.fct.GetNanoSeconds(),
+                              2 * (4999 * spacing + 2 * frame + 2 * ack + 4 * kD),
+                              "over twice the line-rate FCT");
+        NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "nothing resent");
+        NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "no timeout");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup tagger-tests
  * Test 1b: two 200 KB flows from host 1 to host 0 at once, two queue pairs
  * between one pair of hosts: the sender's NIC takes turns between them, so
  * at host 0 the packets of the two QPs alternate, and each must go to its
@@ -1196,6 +1247,7 @@ std::vector<TestCase*>
 MakeRdmaTestCases()
 {
     return {new RdmaLineRateTestCase,
+            new RdmaWindowTestCase,
             new RdmaSamePairTestCase,
             new RdmaPfcIncastTestCase(true),
             new RdmaPfcIncastTestCase(false),
