@@ -15,7 +15,7 @@
  * the loss rate (lossy-queue drops over data packets sent; a zero as "0 of N" with the 95 % bound
  * 3/N), pauses, FCTs and the deadlock oracle's verdict; ends RESULT loss_rate=<x> packets=<n>
  * lossy_drops=<n> lossless_drops=<n> deadlock=<yes|no> bounced1=<fraction> bounced2plus=<fraction>
- * ... resent=<n> timeouts=<n> offered_load=<x>
+ * ... resent=<n> timeouts=<n> offered_load=<x> bounces=<measured|model>
  */
 
 #include "ns3/core-module.h"
@@ -71,6 +71,7 @@ main(int argc, char* argv[])
     cmd.AddInteger("max-inflight", "bytes in flight per QP (0: any)", cfg.maxInflight, 0, 1 << 30);
     cmd.AddTime("delay", "link propagation delay", cfg.delay);
     cmd.AddBool("dcqcn", "DCQCN congestion control", cfg.dcqcn);
+    cmd.AddBool("traces", "measure bounces from the switches' traces (off: model's)", cfg.traces);
     cmd.AddInteger("lossy-pool",
                    "switch lossy pool in bytes (0: the MMU default, 3 MiB)",
                    cfg.lossyPool,

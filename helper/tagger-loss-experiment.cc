@@ -231,8 +231,12 @@ LossRun::Build()
     m_rdma.SetNicAttribute("MaxBytesInFlight", UintegerValue(m_cfg.maxInflight));
     m_rdma.Install(m_net);
     m_account = std::make_unique<RdmaPacketAccount>(m_net, m_rdma);
-    m_bounces = std::make_unique<PfcBounceTracker>(m_net);
-    ConnectCounters();
+    if (m_cfg.traces)
+    {
+        m_bounces = std::make_unique<PfcBounceTracker>(m_net);
+        ConnectCounters();
+        m_result.traced = true;
+    }
     m_oracle = CreateObject<PfcDeadlockOracle>();
     m_oracle->AddSwitches(m_net.GetSwitches());
 }
@@ -470,6 +474,10 @@ LossRun::Measure()
     for (const RdmaFlowRecord& rec : records)
     {
         m_result.completed += rec.finished ? 1 : 0;
+        if (!m_bounces)
+        {
+            continue;
+        }
         uint32_t b = m_bounces->GetBounces(rec.src, rec.dst, rec.sport, kRoceUdpPort);
         ++m_result.measuredBounces[std::min<uint32_t>(b, 2)];
         bool seen = m_bounces->HasFlow(rec.src, rec.dst, rec.sport, kRoceUdpPort);
@@ -637,14 +645,28 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
     os << "flows: " << r.flows << " started, " << r.completed << " completed; " << r.skippedPorts
        << " UDP source ports refused (data or ACKs would loop or find no route)\n";
     os << "bounces of the flows, model walk over the data-plane routes: 0: " << r.modelBounces[0]
-       << ", 1: " << r.modelBounces[1] << ", 2+: " << r.modelBounces[2]
-       << "; measured: 0: " << r.measuredBounces[0] << ", 1: " << r.measuredBounces[1]
-       << ", 2+: " << r.measuredBounces[2] << " (" << r.bounceMismatches << " flows differ)\n";
-    os << "data packets sent " << r.dataPackets << " (first switches forwarded "
-       << r.traceDataPackets << "; sent again " << r.retransmitted << ", after " << r.timeouts
-       << " timeouts and the NAKs); drops: lossy " << r.lossyDrops << " (Drop traces "
-       << r.traceLossyDrops << "), lossless " << r.losslessDrops << ", other " << r.otherDrops
-       << "\n";
+       << ", 1: " << r.modelBounces[1] << ", 2+: " << r.modelBounces[2];
+    if (r.traced)
+    {
+        os << "; measured: 0: " << r.measuredBounces[0] << ", 1: " << r.measuredBounces[1]
+           << ", 2+: " << r.measuredBounces[2] << " (" << r.bounceMismatches << " flows differ)\n";
+    }
+    else
+    {
+        os << "; not measured (traces off)\n";
+    }
+    os << "data packets sent " << r.dataPackets;
+    if (r.traced)
+    {
+        os << " (first switches forwarded " << r.traceDataPackets << ")";
+    }
+    os << "; sent again " << r.retransmitted << ", after " << r.timeouts
+       << " timeouts and the NAKs; drops: lossy " << r.lossyDrops;
+    if (r.traced)
+    {
+        os << " (Drop traces " << r.traceLossyDrops << ")";
+    }
+    os << ", lossless " << r.losslessDrops << ", other " << r.otherDrops << "\n";
     if (r.lossyDrops == 0)
     {
         os << "loss rate: 0 of " << r.dataPackets
@@ -665,16 +687,18 @@ std::string
 TaggerLossExperiment::FormatResult(const TaggerLossResult& r)
 {
     double flows = std::max<uint32_t>(r.flows, 1);
+    // Measured in the data plane when traced; else the model walk's, over the same flows.
+    const std::array<uint64_t, 3>& bounces = r.traced ? r.measuredBounces : r.modelBounces;
     std::ostringstream os;
     os << "RESULT loss_rate=" << r.GetLossRate() << " packets=" << r.dataPackets
        << " lossy_drops=" << r.lossyDrops << " lossless_drops=" << r.losslessDrops
-       << " deadlock=" << (r.deadlock ? "yes" : "no")
-       << " bounced1=" << r.measuredBounces[1] / flows
-       << " bounced2plus=" << r.measuredBounces[2] / flows << " other_drops=" << r.otherDrops
+       << " deadlock=" << (r.deadlock ? "yes" : "no") << " bounced1=" << bounces[1] / flows
+       << " bounced2plus=" << bounces[2] / flows << " other_drops=" << r.otherDrops
        << " flows=" << r.flows << " skipped_ports=" << r.skippedPorts
        << " loss_upper95=" << (r.lossyDrops ? r.GetLossRate() : r.GetLossUpper95())
        << " fct_p99_us=" << r.fctUs[2] << " resent=" << r.retransmitted
-       << " timeouts=" << r.timeouts << " offered_load=" << r.offeredLoad;
+       << " timeouts=" << r.timeouts << " offered_load=" << r.offeredLoad
+       << " bounces=" << (r.traced ? "measured" : "model");
     return os.str();
 }
 

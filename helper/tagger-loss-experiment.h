@@ -62,6 +62,11 @@ struct TaggerLossConfig
     /// timeout long enough that PFC pauses cause no spurious go-back-N
     Time rto{NanoSeconds(16777216)};
     uint64_t maxInflight{0}; //!< the NICs' MaxBytesInFlight (bytes; 0: no limit)
+    /// connect the switches' Forward and Drop traces: bounces measured in the
+    /// data plane and packets counted there, cross-checks of the model walk
+    /// and of the devices' counters.  Off, a run skips a trace call per hop
+    /// and the bounces come from the model walk (the loss figures are the same).
+    bool traces{true};
 };
 
 /// What one cell measured.
@@ -75,6 +80,7 @@ struct TaggerLossResult
         0}; //!< UDP source ports refused: data or ACKs would loop or find no route
     std::array<uint64_t, 3> modelBounces{};    //!< flows with 0 / 1 / 2+ bounces (model walk)
     std::array<uint64_t, 3> measuredBounces{}; //!< the same, measured in the data plane
+    bool traced{false}; //!< measuredBounces and the trace counts were measured (traces on)
     uint32_t bounceMismatches{0};  //!< flows seen whose measured bounces differ from the model
     uint64_t dataPackets{0};       //!< data packets the NICs sent (retransmissions included)
     uint64_t retransmitted{0};     //!< of them, sent again (go-back-N after a NAK or timeout)

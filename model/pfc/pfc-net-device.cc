@@ -206,6 +206,7 @@ PfcNetDevice::GetTypeId()
 
 PfcNetDevice::PfcNetDevice()
     : m_busy(false),
+      m_txDonePending(false),
       m_linkUp(false),
       m_peerMacKnown(false),
       m_controlPending(false),
@@ -225,6 +226,7 @@ PfcNetDevice::PfcNetDevice()
       m_nodeContext(Simulator::NO_CONTEXT),
       m_peer(nullptr),
       m_peerContext(Simulator::NO_CONTEXT),
+      m_wireFreeAt(0),
       m_bps("40Gbps"),
       m_mtu(1500),
       m_pauseQuanta(0xffff),
@@ -398,7 +400,7 @@ PfcNetDevice::GetRefreshPeriod() const
 void
 PfcNetDevice::TryTransmit()
 {
-    if (m_busy || !m_linkUp || !m_channel)
+    if (!m_linkUp || !m_channel || WireBusy())
     {
         return;
     }
@@ -526,7 +528,35 @@ PfcNetDevice::StartFrame(Ptr<Packet> frame)
         bool sent = m_channel->TransmitStart(frame, this, txTime);
         NS_ASSERT_MSG(sent, "PfcNetDevice: the channel refused a frame while the link is up");
     }
-    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, new TxDoneEvent(this));
+    m_wireFreeAt = Simulator::Now().GetTimeStep() + txTime.GetTimeStep();
+    // Something waits behind this frame, or may (a host's transmit source):
+    // the transmit-done event now; else WireBusy schedules it if needed.
+    m_txDonePending = m_backlog != 0 || m_controlPending || !m_source.IsNull() || m_holdingOnWire;
+    if (m_txDonePending)
+    {
+        Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, new TxDoneEvent(this));
+    }
+}
+
+bool
+PfcNetDevice::WireBusy()
+{
+    if (m_busy && !m_txDonePending)
+    {
+        int64_t now = Simulator::Now().GetTimeStep();
+        if (now >= m_wireFreeAt)
+        {
+            m_busy = false; // the frame ended: what its transmit-done would have found
+        }
+        else
+        {
+            m_txDonePending = true;
+            Simulator::ScheduleWithContext(Simulator::GetContext(),
+                                           TimeStep(m_wireFreeAt - now),
+                                           new TxDoneEvent(this));
+        }
+    }
+    return m_busy;
 }
 
 void
@@ -566,7 +596,8 @@ PfcNetDevice::ShouldMarkEcn(uint8_t cls)
 void
 PfcNetDevice::TransmitComplete()
 {
-    NS_ASSERT(bool(m_busy)); // bool(): a bit-field has no sizeof
+    NS_ASSERT(bool(m_busy) && bool(m_txDonePending)); // bool(): a bit-field has no sizeof
+    m_txDonePending = false;
     if (m_holdingOnWire)
     {
         FireTrace(m_traced, TRACE_PHY_TX_END, m_phyTxEndTrace, m_onWire);
@@ -599,7 +630,7 @@ PfcNetDevice::EnqueueFromSwitch(const PfcQueueEntry& entry, uint8_t cls)
         DropEntry(dropped, PfcDropReason::LINK_DOWN);
         return false;
     }
-    if (!m_busy && m_backlog == 0 && !m_controlPending && m_channel &&
+    if (m_backlog == 0 && !m_controlPending && m_channel && !WireBusy() &&
         !IsClassPausedAt(cls, Simulator::Now()))
     {
         // An idle port with empty queues: TryTransmit would take this very

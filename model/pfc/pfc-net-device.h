@@ -419,6 +419,21 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     void TryTransmit();
     /// The frame on the wire finished.
     void TransmitComplete();
+    /**
+     * Whether a frame is on the wire.  StartFrame schedules no transmit-done
+     * event for a switch port's frame that nothing waits behind (no queued
+     * frame, no PFC frame, no transmit source, no PhyTxEnd sink): most
+     * frames of a lightly loaded port, whose transmit-done would find
+     * nothing to send.  The first thing that wants the wire afterwards
+     * calls this: once the frame's end (m_wireFreeAt) has passed the port
+     * is idle; before it, the transmit-done is scheduled then, for that
+     * end.  The port sends at the same times as with an event per frame;
+     * only the order among frames offered at the very instant a frame ends
+     * can differ (a frame offered then starts at once, where an earlier
+     * transmit-done would have chosen among those queued).
+     * \return whether the wire is busy
+     */
+    bool WireBusy();
 
     /// Ask the processor for the lines TransmitComplete reads first (line 0,
     /// the wire-time line, the class queues and, for a host port with its
@@ -512,7 +527,8 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     // m_holdingOnWire, m_dscpDefault and m_pauseSet could be derived from
     // state in later lines; they are kept here so that a frame does not read
     // those lines.
-    bool m_busy : 1;           //!< a frame is on the wire
+    bool m_busy : 1;           //!< a frame is on the wire, or was (WireBusy)
+    bool m_txDonePending : 1;  //!< a TxDoneEvent is scheduled for it
     bool m_linkUp : 1;         //!< link state
     bool m_peerMacKnown : 1;   //!< m_peerMac is valid
     bool m_controlPending : 1; //!< m_controlQueue is not empty
@@ -548,6 +564,7 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     PfcNetDevice* m_peer;
     Time m_linkDelay;              //!< the channel's Delay, with m_peer
     uint32_t m_peerContext;        //!< m_peer's GetNodeContext() (NO_CONTEXT: not read yet)
+    int64_t m_wireFreeAt;          //!< when the frame on the wire ends (time steps; WireBusy)
     Ptr<PfcScheduler> m_scheduler; //!< Scheduler
 
     DataRate m_bps; //!< DataRate (read when m_wireTimes misses)

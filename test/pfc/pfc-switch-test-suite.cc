@@ -514,8 +514,25 @@ class IncastLossyTestCase : public IncastTestCaseBase
 };
 
 // ---------------------------------------------------------------------------
-// Test 7: a RESUME out of the port a packet is leaving by
+// Tests 7 and 8: a RESUME out of the port a packet is leaving by; transmit
+// timing without a transmit-done event per frame
 // ---------------------------------------------------------------------------
+
+/**
+ * Build the one-leaf network of three hosts (H1..H3 on L1) with 40 Gbps
+ * links of 1 us and static PFC thresholds: Xoff 20 KB, Xon 10 KB.
+ * \param net the helper, on tagger::MakeLeafSpine(1, 1, 3)
+ */
+void
+BuildStaticXoffLeaf(PfcTopologyHelper& net)
+{
+    net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue("40Gbps"));
+    net.GetPfcHelper().SetChannelAttribute("Delay", StringValue("1us"));
+    net.GetPfcHelper().SetMmuAttribute("ThresholdMode", StringValue("Static"));
+    net.GetPfcHelper().SetMmuAttribute("StaticXoff", UintegerValue(20000));
+    net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(10000));
+    net.Build();
+}
 
 /**
  * \ingroup tagger-tests
@@ -559,12 +576,7 @@ class SamePortResumeTestCase : public TestCase
     {
         tagger::Topology topo = tagger::MakeLeafSpine(1, 1, 3);
         PfcTopologyHelper net(topo);
-        net.GetPfcHelper().SetDeviceAttribute("DataRate", StringValue("40Gbps"));
-        net.GetPfcHelper().SetChannelAttribute("Delay", StringValue("1us"));
-        net.GetPfcHelper().SetMmuAttribute("ThresholdMode", StringValue("Static"));
-        net.GetPfcHelper().SetMmuAttribute("StaticXoff", UintegerValue(20000));
-        net.GetPfcHelper().SetMmuAttribute("StaticXon", UintegerValue(10000));
-        net.Build();
+        BuildStaticXoffLeaf(net);
         const uint32_t h1 = 0;
         const uint32_t h2 = 1;
         const uint32_t h3 = 2;
@@ -606,6 +618,107 @@ class SamePortResumeTestCase : public TestCase
     uint32_t m_frames;   //!< frames started
 };
 
+/**
+ * Transmit timing without a transmit-done event per frame: a switch port
+ * schedules none for a frame that nothing waits behind (PfcNetDevice::WireBusy).
+ * H1 and H2 send RoCE flows to H3 through L1 (40 Gbps, 1 us); L1 pauses them
+ * (static Xoff 20 KB).  Only PhyTxBegin and PhyRxEnd are traced (a PhyTxEnd
+ * sink would make the port schedule the event for every frame).  Expected,
+ * by hand: a frame's wire time is (max(bytes + 4, 64) + 20) x 8 bits at
+ * 40 Gbps, rounded to the ns; the port to H3 is work-conserving and FIFO
+ * (one class): frame i starts at max(its arrival at L1, the end of frame
+ * i - 1); the port to H1 (ACKs, PAUSE and RESUME frames, mostly idle) never
+ * starts a frame before the previous one ended.
+ */
+class DeferredTxDoneTestCase : public TestCase
+{
+  public:
+    DeferredTxDoneTestCase()
+        : TestCase("PFC switch: frames start when the wire frees, with transmit-done events "
+                   "only where a frame waits")
+    {
+    }
+
+  private:
+    /// A frame seen by a trace.
+    struct Seen
+    {
+        Time at;        //!< when
+        uint32_t bytes; //!< frame bytes (Ethernet header on, no FCS)
+    };
+
+    /// \param log where \param p the frame
+    static void Record(std::vector<Seen>* log, Ptr<const Packet> p)
+    {
+        log->push_back({Simulator::Now(), p->GetSize()});
+    }
+
+    /// \param bytes frame bytes \return its wire time at 40 Gbps, by hand (5 bytes a ns)
+    static Time Wire(uint32_t bytes)
+    {
+        uint64_t wire = std::max<uint64_t>(bytes + 4, 64) + 20;
+        return NanoSeconds((wire + 2) / 5); // rounded to the nearest ns
+    }
+
+    void DoRun() override
+    {
+        tagger::Topology topo = tagger::MakeLeafSpine(1, 1, 3);
+        PfcTopologyHelper net(topo);
+        BuildStaticXoffLeaf(net);
+        tagger::NodeId l1 = net.GetNodeId("L1");
+        auto port = [&](const std::string& host) {
+            return net.GetDevice(l1, topo.GetPortTo(l1, net.GetNodeId(host)));
+        };
+        std::vector<Seen> arrived; // data at L1 from H1 and H2, in arrival order
+        std::vector<Seen> toH3;    // frames started on L1's port to H3
+        std::vector<Seen> toH1;    // frames started on L1's port to H1
+        for (const char* h : {"H1", "H2"})
+        {
+            port(h)->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(&Record, &arrived));
+        }
+        port("H3")->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Record, &toH3));
+        port("H1")->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Record, &toH1));
+
+        RdmaHelper rdma;
+        rdma.Install(net);
+        rdma.AddFlow(0, 2, 2000000, MicroSeconds(1));
+        rdma.AddFlow(1, 2, 2000000, MicroSeconds(3));
+        Simulator::Stop(MicroSeconds(300));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_GT(toH3.size(), 1000u, "the port to H3 is busy");
+        NS_TEST_ASSERT_MSG_GT(port("H1")->GetPauseTxFrames(), 0u, "L1 pauses H1");
+        NS_TEST_ASSERT_MSG_GT(toH1.size(), 100u, "ACKs and PFC frames to H1");
+        NS_TEST_ASSERT_MSG_GT(arrived.size() + 1, toH3.size(), "every frame sent arrived first");
+        uint32_t late = 0;
+        uint32_t early = 0;
+        uint32_t atArrival = 0;
+        Time freeAt(0);
+        for (size_t i = 0; i < toH3.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(toH3[i].bytes, arrived[i].bytes, "FIFO, frame " << i);
+            Time expected = std::max(arrived[i].at, freeAt);
+            late += toH3[i].at > expected ? 1 : 0;
+            early += toH3[i].at < expected ? 1 : 0;
+            atArrival += arrived[i].at >= freeAt ? 1 : 0;
+            freeAt = toH3[i].at + Wire(toH3[i].bytes);
+        }
+        NS_TEST_EXPECT_MSG_EQ(late, 0u, "frames started after the wire was free");
+        NS_TEST_EXPECT_MSG_EQ(early, 0u, "frames started before the wire was free");
+        // Both kinds happen: frames that found the wire idle, and frames
+        // that waited behind one whose transmit-done was scheduled late.
+        NS_TEST_EXPECT_MSG_GT(atArrival, 0u, "frames sent on arrival");
+        NS_TEST_EXPECT_MSG_GT(toH3.size() - atArrival, 0u, "frames that waited");
+        uint32_t overlaps = 0;
+        for (size_t i = 1; i < toH1.size(); ++i)
+        {
+            overlaps += toH1[i].at < toH1[i - 1].at + Wire(toH1[i - 1].bytes) ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(overlaps, 0u, "a frame to H1 started while another was on the wire");
+        Simulator::Destroy();
+    }
+};
+
 } // namespace
 
 /**
@@ -627,6 +740,7 @@ class TaggerPfcSwitchTestSuite : public TestSuite
             AddTestCase(tc);
         }
         AddTestCase(new SamePortResumeTestCase);
+        AddTestCase(new DeferredTxDoneTestCase);
         for (TestCase* tc : MakePfcSwitchTtlTestCases())
         {
             AddTestCase(tc);
