@@ -40,6 +40,7 @@ struct HpccOptions
     double stopMs = 3000;                //!< --stop-ms
     bool pfc = true;                     //!< --pfc
     bool dcqcn = true;                   //!< --dcqcn
+    bool strict = false;                 //!< --strict
     std::string fct;                     //!< --fct
     std::string csv;                     //!< --csv
     std::string exportDir;               //!< --export
@@ -60,6 +61,7 @@ struct HpccOptions
         cmd.AddMilliSeconds("stop-ms", "simulated time limit (ms from 0)", stopMs, 0.001);
         cmd.AddBool("pfc", "PFC on (classes 1..7 lossless) or off (every class lossy)", pfc);
         cmd.AddBool("dcqcn", "DCQCN congestion control on or off (line rate)", dcqcn);
+        cmd.AddBool("strict", "refuse lines after the links or flows a file announces", strict);
         cmd.AddOutputFile("fct", "FCT file in HPCC's layout", fct);
         cmd.AddOutputFile("csv", "flow records file (this module's columns)", csv);
         cmd.AddOutputPrefix("export",
@@ -75,9 +77,9 @@ struct HpccOptions
         std::string flag = "topology-file"; // the file being read
         try
         {
-            topology = HpccScenarioHelper::ReadTopologyFile(topologyFile);
+            topology = HpccScenarioHelper::ReadTopologyFile(topologyFile, strict);
             flag = "flow-file";
-            flows = HpccScenarioHelper::ReadFlowFile(flowFile, topology);
+            flows = HpccScenarioHelper::ReadFlowFile(flowFile, topology, strict);
         }
         catch (const tagger::TaggerError& e)
         {

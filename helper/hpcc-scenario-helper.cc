@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <numeric>
 
 namespace ns3
@@ -99,9 +100,15 @@ HpccScenarioHelper::Check(const tagger::HpccTopology& topology,
 }
 
 tagger::HpccTopology
-HpccScenarioHelper::ReadTopologyFile(const std::string& filename)
+HpccScenarioHelper::ReadTopologyFile(const std::string& filename, bool strict)
 {
-    tagger::HpccTopology topology = tagger::ReadHpccTopologyFile(filename);
+    tagger::HpccReadOptions options;
+    options.strict = strict;
+    tagger::HpccTopology topology = tagger::ReadHpccTopologyFile(filename, options);
+    if (!topology.warning.empty())
+    {
+        std::cerr << "warning: " << topology.warning << "\n";
+    }
     std::string why = Check(topology, {});
     if (!why.empty())
     {
@@ -111,9 +118,19 @@ HpccScenarioHelper::ReadTopologyFile(const std::string& filename)
 }
 
 std::vector<tagger::HpccFlow>
-HpccScenarioHelper::ReadFlowFile(const std::string& filename, const tagger::HpccTopology& topology)
+HpccScenarioHelper::ReadFlowFile(const std::string& filename,
+                                 const tagger::HpccTopology& topology,
+                                 bool strict)
 {
-    std::vector<tagger::HpccFlow> flows = tagger::ReadHpccFlowFile(filename, topology.topo);
+    tagger::HpccReadOptions options;
+    options.strict = strict;
+    std::string warning;
+    std::vector<tagger::HpccFlow> flows =
+        tagger::ReadHpccFlowFile(filename, topology.topo, options, &warning);
+    if (!warning.empty())
+    {
+        std::cerr << "warning: " << warning << "\n";
+    }
     std::string why = Check(topology, flows);
     if (!why.empty())
     {
@@ -298,13 +315,13 @@ HpccScenarioHelper::WriteFct(std::ostream& out) const
 void
 HpccScenarioHelper::Export(std::ostream& topologyOut, std::ostream& flowOut) const
 {
-    ExportScenario(*m_net, m_flows, topologyOut, flowOut, m_topology.torCount);
+    ExportScenario(*m_net, m_flows, topologyOut, flowOut, &m_topology);
 }
 
 void
 HpccScenarioHelper::Export(const std::string& dir) const
 {
-    ExportScenario(dir, *m_net, m_flows, m_topology.torCount);
+    ExportScenario(dir, *m_net, m_flows, &m_topology);
 }
 
 void
@@ -387,16 +404,23 @@ HpccScenarioHelper::ExportScenario(const PfcTopologyHelper& net,
                                    const std::vector<tagger::HpccFlow>& flows,
                                    std::ostream& topologyOut,
                                    std::ostream& flowOut,
-                                   std::optional<uint32_t> torCount)
+                                   const tagger::HpccTopology* layout)
 {
-    std::vector<tagger::HpccLink> links;
+    tagger::HpccTopology written;
+    if (layout)
+    {
+        written.header = layout->header;
+        written.torCount = layout->torCount;
+        written.capacities = layout->capacities;
+    }
+    written.topo = net.GetTopology();
     for (const PfcLinkProperties& p : net.GetLinkProperties())
     {
-        links.push_back(ToHpccLink(p));
+        written.links.push_back(ToHpccLink(p));
     }
     try
     {
-        tagger::WriteHpccTopology(net.GetTopology(), links, topologyOut, torCount);
+        tagger::WriteHpccTopology(written, topologyOut);
         tagger::WriteHpccFlows(flows, flowOut);
     }
     catch (const tagger::TaggerError& e)
@@ -409,7 +433,7 @@ void
 HpccScenarioHelper::ExportScenario(const std::string& dir,
                                    const PfcTopologyHelper& net,
                                    const std::vector<tagger::HpccFlow>& flows,
-                                   std::optional<uint32_t> torCount)
+                                   const tagger::HpccTopology* layout)
 {
     const std::string topologyPath = dir + "/topology.txt";
     const std::string flowPath = dir + "/flow.txt";
@@ -418,7 +442,7 @@ HpccScenarioHelper::ExportScenario(const std::string& dir,
     NS_ABORT_MSG_IF(!topologyOut,
                     "HpccScenarioHelper::ExportScenario: cannot write " << topologyPath);
     NS_ABORT_MSG_IF(!flowOut, "HpccScenarioHelper::ExportScenario: cannot write " << flowPath);
-    ExportScenario(net, flows, topologyOut, flowOut, torCount);
+    ExportScenario(net, flows, topologyOut, flowOut, layout);
     topologyOut.close();
     flowOut.close();
     NS_ABORT_MSG_IF(!topologyOut,

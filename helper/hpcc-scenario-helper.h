@@ -82,23 +82,28 @@ class HpccScenarioHelper
                              const std::vector<tagger::HpccFlow>& flows);
 
     /**
-     * ReadHpccTopologyFile, then Check() the topology.
-     * \param filename the topology file
+     * ReadHpccTopologyFile, then Check() the topology; lines after the links
+     * the first line announces are ignored with one warning on std::cerr
+     * (tagger::HpccTopology::warning), or refused when \p strict.
+     * \param filename the topology file \param strict refuse lines after the announced links
      * \return what it holds
      * Throws tagger::TaggerError "file:line: what" for a fault of the file,
      * "file: what" for a topology this module cannot build.
      */
-    static tagger::HpccTopology ReadTopologyFile(const std::string& filename);
+    static tagger::HpccTopology ReadTopologyFile(const std::string& filename, bool strict = false);
 
     /**
-     * ReadHpccFlowFile, then Check() the flows.
+     * ReadHpccFlowFile, then Check() the flows; lines after the announced
+     * flows as in ReadTopologyFile.
      * \param filename the flow file \param topology the topology they run on
+     * \param strict refuse lines after the announced flows
      * \return the flows, in file order
      * Throws tagger::TaggerError "file:line: what", or "file: flow i: ..."
      * for a flow between hosts that are not connected.
      */
     static std::vector<tagger::HpccFlow> ReadFlowFile(const std::string& filename,
-                                                      const tagger::HpccTopology& topology);
+                                                      const tagger::HpccTopology& topology,
+                                                      bool strict = false);
 
     /// \return the network (set its PfcHelper's attributes before Build())
     PfcTopologyHelper& GetNetwork();
@@ -151,8 +156,8 @@ class HpccScenarioHelper
     void WriteFct(std::ostream& out) const;
 
     /**
-     * Write the network and flows in the HPCC formats (ExportScenario, with
-     * the topology file's ToR count).
+     * Write the network and flows in the HPCC formats (ExportScenario, the
+     * first line in the layout of the topology file read).
      * \param topologyOut the topology file \param flowOut the flow file
      */
     void Export(std::ostream& topologyOut, std::ostream& flowOut) const;
@@ -210,25 +215,26 @@ class HpccScenarioHelper
      * (tagger::WriteHpccTopology's faults) or a flow is out of range.
      * \param net the network (built) \param flows its flows (node ids of net's topology)
      * \param topologyOut the topology file \param flowOut the flow file
-     * \param torCount the ToR count written on the first line, if any
+     * \param layout a topology file read, whose first line's layout (tagger::HpccHeader,
+     * ToR count, capacities) is written; nullptr: "N S L"
      */
     static void ExportScenario(const PfcTopologyHelper& net,
                                const std::vector<tagger::HpccFlow>& flows,
                                std::ostream& topologyOut,
                                std::ostream& flowOut,
-                               std::optional<uint32_t> torCount = std::nullopt);
+                               const tagger::HpccTopology* layout = nullptr);
 
     /**
      * ExportScenario into \p dir/topology.txt and \p dir/flow.txt (the
      * directory must exist).  NS_FATAL_ERROR naming the file when one
      * cannot be written.
      * \param dir the directory \param net the network (built) \param flows its flows
-     * \param torCount the ToR count written on the first line, if any
+     * \param layout as in the other ExportScenario
      */
     static void ExportScenario(const std::string& dir,
                                const PfcTopologyHelper& net,
                                const std::vector<tagger::HpccFlow>& flows,
-                               std::optional<uint32_t> torCount = std::nullopt);
+                               const tagger::HpccTopology* layout = nullptr);
 
   private:
     tagger::HpccTopology m_topology;          //!< the topology file

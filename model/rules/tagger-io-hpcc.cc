@@ -119,10 +119,18 @@ ShortestReal(double value)
 class LineReader
 {
   public:
-    LineReader(std::istream& in, const std::string& source)
+    /// \param in the input \param source its name \param linesBefore lines of the file before \p in
+    LineReader(std::istream& in, const std::string& source, uint64_t linesBefore = 0)
         : m_in(in),
-          m_source(source)
+          m_source(source),
+          m_lineNo(linesBefore)
     {
+    }
+
+    /// \return the input's name in messages
+    const std::string& GetSource() const
+    {
+        return m_source;
     }
 
     /// Read the next non-blank line into fields; false at the end of the input.
@@ -238,37 +246,78 @@ struct RawLink
     HpccLink params;
 };
 
+/// One way to read the first line of a topology file.
+struct HeaderReading
+{
+    HpccHeader header; //!< the layout
+    uint64_t links;    //!< L
+    uint64_t tors;     //!< T (0 in HpccHeader::NSL)
+};
+
+/// Largest capacity C1, C2 of HpccHeader::NSTLCC (19 digits).
+constexpr uint64_t kMaxHpccCapacity = 9999999999999999999ULL;
+
 /**
- * Read the first two lines: counts and switch ids; marks isSwitch.
- * \return the line number of the first line (the counts)
+ * Read the first line: N, S and the readings it allows (one, or two for
+ * four numbers that fit both N S T L and N S L T); fills capacities.
  */
-uint64_t
-ReadHpccHeader(LineReader& lines,
-               HpccTopology& result,
-               uint64_t& nLinks,
-               std::vector<bool>& isSwitch)
+std::vector<HeaderReading>
+ReadHpccCounts(LineReader& lines, HpccTopology& result, uint64_t& nNodes, uint64_t& nSwitches)
 {
     std::vector<std::string> f;
     lines.Expect(f, "the first line (N S L: node, switch and link counts)");
-    const uint64_t countsLine = lines.GetLineNo();
-    if (f.size() < 3 || f.size() > 4)
+    if (f.size() != 3 && f.size() != 4 && f.size() != 6)
     {
-        lines.Fail("the first line must be 'N S L' or 'N S L T' (node, switch, link counts, "
-                   "optional ToR count); it has " +
+        lines.Fail("the first line must be 'N S L' (HPCC, ConWeave), 'N S T L' or 'N S T L C1 "
+                   "C2' (ns3-datacenter: T ToR switches, C1 and C2 capacities); it has " +
                    std::to_string(f.size()) + " fields");
     }
-    uint64_t nNodes = lines.Unsigned(f[0], "node count", 1, kMaxFileNodes);
-    uint64_t nSwitches = lines.Unsigned(f[1], "switch count", 0, nNodes);
-    nLinks = lines.Unsigned(f[2], "link count", 0, kMaxFileTotalPorts / 2);
-    if (f.size() == 4)
+    nNodes = lines.Unsigned(f[0], "node count", 1, kMaxFileNodes);
+    nSwitches = lines.Unsigned(f[1], "switch count", 0, nNodes);
+    const uint64_t maxLinks = kMaxFileTotalPorts / 2;
+    if (f.size() == 3)
     {
-        result.torCount = static_cast<uint32_t>(lines.Unsigned(f[3], "ToR count", 0, nNodes));
+        return {{HpccHeader::NSL, lines.Unsigned(f[2], "link count", 0, maxLinks), 0}};
     }
-    isSwitch.assign(nNodes, false);
+    if (f.size() == 6)
+    {
+        uint64_t tors = lines.Unsigned(f[2], "ToR count", 0, nSwitches);
+        uint64_t links = lines.Unsigned(f[3], "link count", 0, maxLinks);
+        result.capacities = {lines.Unsigned(f[4], "capacity C1", 0, kMaxHpccCapacity),
+                             lines.Unsigned(f[5], "capacity C2", 0, kMaxHpccCapacity)};
+        return {{HpccHeader::NSTLCC, links, tors}};
+    }
+    uint64_t third = lines.Unsigned(f[2], "third number", 0, maxLinks);
+    uint64_t fourth = lines.Unsigned(f[3], "fourth number", 0, maxLinks);
+    std::vector<HeaderReading> readings;
+    if (third <= nSwitches)
+    {
+        readings.push_back({HpccHeader::NSTL, fourth, third});
+    }
+    if (fourth <= nSwitches && fourth != third)
+    {
+        readings.push_back({HpccHeader::NSLT, third, fourth});
+    }
+    if (readings.empty())
+    {
+        lines.Fail("the first line '" + f[0] + " " + f[1] + " " + f[2] + " " + f[3] +
+                   "' reads neither as N S T L (ns3-datacenter: the ToR count " + f[2] +
+                   " is above the switch count " + f[1] + ") nor as N S L T (the ToR count " +
+                   f[3] + " is above it)");
+    }
+    return readings;
+}
+
+/// Read the line of switch ids (absent when nSwitches is 0). \return per node: a switch?
+std::vector<bool>
+ReadHpccSwitchIds(LineReader& lines, uint64_t nNodes, uint64_t nSwitches)
+{
+    std::vector<bool> isSwitch(nNodes, false);
     if (nSwitches == 0)
     {
-        return countsLine;
+        return isSwitch;
     }
+    std::vector<std::string> f;
     lines.Expect(f, "the line of switch ids");
     if (f.size() != nSwitches)
     {
@@ -284,10 +333,103 @@ ReadHpccHeader(LineReader& lines,
         }
         isSwitch[id] = true;
     }
-    return countsLine;
+    return isSwitch;
 }
 
-/// Read the link lines (exactly nLinks of them, then nothing else).
+/**
+ * Of two readings of a four-number first line, the one the link lines in
+ * \p rest decide: the reading whose L is the number of link-shaped lines (5
+ * fields) with nothing after them, else the only one they can fill.
+ * Throws TaggerError naming both readings when they cannot tell.
+ */
+HeaderReading
+DecideReading(const std::vector<HeaderReading>& readings,
+              const std::string& rest,
+              const std::string& where)
+{
+    uint64_t linkShaped = 0;
+    uint64_t lines = 0;
+    bool leading = true;
+    std::istringstream scan(rest);
+    for (std::string line; std::getline(scan, line);)
+    {
+        std::istringstream words(line);
+        size_t n = 0;
+        for (std::string w; n < 6 && words >> w;)
+        {
+            ++n;
+        }
+        if (n == 0)
+        {
+            continue;
+        }
+        ++lines;
+        leading = leading && n == 5;
+        linkShaped += leading ? 1 : 0;
+    }
+    std::vector<const HeaderReading*> exact;
+    std::vector<const HeaderReading*> fits;
+    for (const HeaderReading& r : readings)
+    {
+        if (r.links == linkShaped && lines == linkShaped)
+        {
+            exact.push_back(&r);
+        }
+        if (r.links <= linkShaped)
+        {
+            fits.push_back(&r);
+        }
+    }
+    if (exact.size() == 1)
+    {
+        return *exact[0];
+    }
+    if (fits.size() == 1)
+    {
+        return *fits[0];
+    }
+    const HeaderReading& a = readings[0];
+    const HeaderReading& b = readings[1];
+    throw TaggerError(
+        where + ": the first line reads as N S T L (ns3-datacenter: " + std::to_string(a.tors) +
+        " ToRs, " + std::to_string(a.links) + " links) and as N S L T (" + std::to_string(b.links) +
+        " links, " + std::to_string(b.tors) + " ToRs), and the " + std::to_string(linkShaped) +
+        " link lines that follow do not tell which");
+}
+
+/**
+ * After the announced records: nothing, or lines that are ignored (the
+ * warning returned) or, with strict, refused.
+ * \param what "link" or "flow" \param announced the records read
+ */
+std::string
+IgnoreRest(LineReader& lines, const std::string& what, uint64_t announced, bool strict)
+{
+    std::vector<std::string> f;
+    if (!lines.Next(f))
+    {
+        return "";
+    }
+    const uint64_t first = lines.GetLineNo();
+    if (strict)
+    {
+        lines.Fail(what + " count mismatch: more lines than the " + std::to_string(announced) +
+                   " " + what +
+                   "s the first line announces (strict; without it they are "
+                   "ignored, as the HPCC family's simulators ignore them)");
+    }
+    uint64_t n = 1;
+    while (lines.Next(f))
+    {
+        ++n;
+    }
+    return lines.GetSource() + ":" + std::to_string(first) + ": " + std::to_string(n) +
+           (n == 1 ? " line" : " lines") + " after the " + std::to_string(announced) + " " + what +
+           "s the first line announces ignored, as the HPCC family's simulators ignore them "
+           "(strict reading refuses them)";
+}
+
+/// Read the nLinks link lines (what follows them: IgnoreRest).
 std::vector<RawLink>
 ReadHpccLinks(LineReader& lines, uint64_t nNodes, uint64_t nLinks)
 {
@@ -323,11 +465,6 @@ ReadHpccLinks(LineReader& lines, uint64_t nNodes, uint64_t nLinks)
             lines.Fail(err);
         }
         raw.push_back(link);
-    }
-    if (lines.Next(f))
-    {
-        lines.Fail("link count mismatch: more link lines than the " + std::to_string(nLinks) +
-                   " the first line announces");
     }
     return raw;
 }
@@ -425,6 +562,66 @@ PortOrderedLinks(const Topology& topo)
     return order;
 }
 
+/**
+ * Write a topology with the first line in header's layout (its ToR count
+ * and capacities); checks the links.
+ */
+void
+WriteHpccTopologyAs(const Topology& topo,
+                    const std::vector<HpccLink>& links,
+                    const HpccTopology& header,
+                    std::ostream& out)
+{
+    if (links.size() != topo.GetLinks().size())
+    {
+        throw TaggerError("HPCC topology output: " + std::to_string(links.size()) +
+                          " link properties for " + std::to_string(topo.GetLinks().size()) +
+                          " links");
+    }
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        CheckHpccLink(links[i], i);
+    }
+    std::vector<size_t> order = PortOrderedLinks(topo);
+    std::vector<NodeId> switches = topo.GetSwitches();
+    const uint64_t tors = header.torCount.value_or(0);
+    if (tors > switches.size())
+    {
+        throw TaggerError("HPCC topology output: ToR count " + std::to_string(tors) +
+                          " above the switch count " + std::to_string(switches.size()));
+    }
+    out << topo.GetNNodes() << ' ' << switches.size() << ' ';
+    switch (header.header)
+    {
+    case HpccHeader::NSL:
+        out << links.size();
+        break;
+    case HpccHeader::NSTL:
+        out << tors << ' ' << links.size();
+        break;
+    case HpccHeader::NSTLCC:
+        out << tors << ' ' << links.size() << ' ' << header.capacities[0] << ' '
+            << header.capacities[1];
+        break;
+    case HpccHeader::NSLT:
+        out << links.size() << ' ' << tors;
+        break;
+    }
+    out << '\n';
+    for (size_t i = 0; i < switches.size(); ++i)
+    {
+        out << (i == 0 ? "" : " ") << switches[i];
+    }
+    out << '\n';
+    for (size_t i : order)
+    {
+        const TopoLink& l = topo.GetLinks()[i];
+        out << l.a.node << ' ' << l.b.node << ' ' << FormatHpccRate(links[i].rateBps) << ' '
+            << FormatHpccTime(links[i].delaySeconds) << ' ' << ShortestReal(links[i].errorRate)
+            << '\n';
+    }
+}
+
 /// Open filename for reading; throws TaggerError naming what (topology, flow) when it cannot.
 std::ifstream
 OpenInput(const std::string& filename, const std::string& what)
@@ -505,15 +702,52 @@ FormatHpccTime(double seconds)
     return best.empty() ? ShortestReal(seconds) + "s" : best;
 }
 
+std::string
+GetHpccHeaderName(HpccHeader header)
+{
+    switch (header)
+    {
+    case HpccHeader::NSL:
+        return "N S L";
+    case HpccHeader::NSTL:
+        return "N S T L";
+    case HpccHeader::NSTLCC:
+        return "N S T L C1 C2";
+    case HpccHeader::NSLT:
+        return "N S L T";
+    }
+    return "?";
+}
+
 HpccTopology
-ReadHpccTopology(std::istream& in, const std::string& source)
+ReadHpccTopology(std::istream& in, const std::string& source, const HpccReadOptions& options)
 {
     LineReader lines(in, source);
     HpccTopology result;
-    uint64_t nLinks = 0;
-    std::vector<bool> isSwitch;
-    const uint64_t countsLine = ReadHpccHeader(lines, result, nLinks, isSwitch);
-    std::vector<RawLink> raw = ReadHpccLinks(lines, isSwitch.size(), nLinks);
+    uint64_t nNodes = 0;
+    uint64_t nSwitches = 0;
+    std::vector<HeaderReading> readings = ReadHpccCounts(lines, result, nNodes, nSwitches);
+    const uint64_t countsLine = lines.GetLineNo();
+    std::vector<bool> isSwitch = ReadHpccSwitchIds(lines, nNodes, nSwitches);
+    HeaderReading chosen = readings[0];
+    // Two readings: the rest of the file decides, then is read from memory.
+    std::istringstream restIn;
+    LineReader restLines(restIn, source, lines.GetLineNo());
+    LineReader* linkLines = &lines;
+    if (readings.size() == 2)
+    {
+        std::string rest{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        chosen = DecideReading(readings, rest, source + ":" + std::to_string(countsLine));
+        restIn.str(std::move(rest));
+        linkLines = &restLines;
+    }
+    result.header = chosen.header;
+    if (chosen.header != HpccHeader::NSL)
+    {
+        result.torCount = static_cast<uint32_t>(chosen.tors);
+    }
+    std::vector<RawLink> raw = ReadHpccLinks(*linkLines, nNodes, chosen.links);
+    result.warning = IgnoreRest(*linkLines, "link", chosen.links, options.strict);
     std::vector<uint32_t> ports(isSwitch.size(), 0);
     for (const auto& l : raw)
     {
@@ -551,10 +785,10 @@ ReadHpccTopology(std::istream& in, const std::string& source)
 }
 
 HpccTopology
-ReadHpccTopologyFile(const std::string& filename)
+ReadHpccTopologyFile(const std::string& filename, const HpccReadOptions& options)
 {
     std::ifstream in = OpenInput(filename, "HPCC topology");
-    return ReadHpccTopology(in, filename);
+    return ReadHpccTopology(in, filename, options);
 }
 
 void
@@ -563,40 +797,24 @@ WriteHpccTopology(const Topology& topo,
                   std::ostream& out,
                   std::optional<uint32_t> torCount)
 {
-    if (links.size() != topo.GetLinks().size())
-    {
-        throw TaggerError("HPCC topology output: " + std::to_string(links.size()) +
-                          " link properties for " + std::to_string(topo.GetLinks().size()) +
-                          " links");
-    }
-    for (size_t i = 0; i < links.size(); ++i)
-    {
-        CheckHpccLink(links[i], i);
-    }
-    std::vector<size_t> order = PortOrderedLinks(topo);
-    std::vector<NodeId> switches = topo.GetSwitches();
-    out << topo.GetNNodes() << ' ' << switches.size() << ' ' << links.size();
-    if (torCount)
-    {
-        out << ' ' << *torCount;
-    }
-    out << '\n';
-    for (size_t i = 0; i < switches.size(); ++i)
-    {
-        out << (i == 0 ? "" : " ") << switches[i];
-    }
-    out << '\n';
-    for (size_t i : order)
-    {
-        const TopoLink& l = topo.GetLinks()[i];
-        out << l.a.node << ' ' << l.b.node << ' ' << FormatHpccRate(links[i].rateBps) << ' '
-            << FormatHpccTime(links[i].delaySeconds) << ' ' << ShortestReal(links[i].errorRate)
-            << '\n';
-    }
+    HpccTopology header;
+    header.header = torCount ? HpccHeader::NSTL : HpccHeader::NSL;
+    header.torCount = torCount;
+    WriteHpccTopologyAs(topo, links, header, out);
+}
+
+void
+WriteHpccTopology(const HpccTopology& read, std::ostream& out)
+{
+    WriteHpccTopologyAs(read.topo, read.links, read, out);
 }
 
 std::vector<HpccFlow>
-ReadHpccFlows(std::istream& in, const std::string& source, const Topology& topo)
+ReadHpccFlows(std::istream& in,
+              const std::string& source,
+              const Topology& topo,
+              const HpccReadOptions& options,
+              std::string* warning)
 {
     LineReader lines(in, source);
     std::vector<std::string> f;
@@ -636,19 +854,22 @@ ReadHpccFlows(std::istream& in, const std::string& source, const Topology& topo)
         }
         flows.push_back(flow);
     }
-    if (lines.Next(f))
+    std::string ignored = IgnoreRest(lines, "flow", count, options.strict);
+    if (warning)
     {
-        lines.Fail("flow count mismatch: more flow lines than the " + std::to_string(count) +
-                   " the first line announces");
+        *warning = ignored;
     }
     return flows;
 }
 
 std::vector<HpccFlow>
-ReadHpccFlowFile(const std::string& filename, const Topology& topo)
+ReadHpccFlowFile(const std::string& filename,
+                 const Topology& topo,
+                 const HpccReadOptions& options,
+                 std::string* warning)
 {
     std::ifstream in = OpenInput(filename, "HPCC flow");
-    return ReadHpccFlows(in, filename, topo);
+    return ReadHpccFlows(in, filename, topo, options, warning);
 }
 
 void

@@ -9,6 +9,7 @@
 
 #include "tagger-topology.h"
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -51,15 +52,48 @@ struct HpccLink
 };
 
 /**
+ * The first line of an HPCC-family topology file: the node count N, the
+ * switch count S, the link count L and, in ns3-datacenter's files, a ToR count
+ * T and two capacities.
+ */
+enum class HpccHeader
+{
+    NSL,    //!< "N S L": HPCC, ConWeave
+    NSTL,   //!< "N S T L": ns3-datacenter (its reader takes nodes, switches, ToRs, links)
+    NSTLCC, //!< "N S T L C1 C2": ns3-datacenter's Reverie (two capacities, bits/s)
+    NSLT,   //!< "N S L T": this module's files before it read ns3-datacenter's
+};
+
+/// \param header a layout \return its fields, e.g. "N S T L"
+std::string GetHpccHeaderName(HpccHeader header);
+
+/// How to read an HPCC-family file.
+struct HpccReadOptions
+{
+    /**
+     * Refuse lines after the records the first line announces.  The family's
+     * simulators read the announced number of links (or flows) and ignore
+     * the rest, and their users' files often carry more (HPCC's own sample
+     * topology announces 65 links and has 262 link lines); by default such
+     * lines are ignored and reported in one warning.
+     */
+    bool strict{false};
+};
+
+/**
  * An HPCC-family topology file read: file node i is topo node i, named
  * "S<i>" for a switch and "H<i>" for a host (layer -1, no relay); the ports of
  * a node are numbered 0, 1, ... in the order its links appear in the file.
  */
 struct HpccTopology
 {
-    Topology topo;                    //!< hosts and switches
-    std::vector<HpccLink> links;      //!< per link, in topo.GetLinks() order (= file order)
-    std::optional<uint32_t> torCount; //!< the optional 4th number of the first line
+    Topology topo;                        //!< hosts and switches
+    std::vector<HpccLink> links;          //!< per link, in topo.GetLinks() order (= file order)
+    std::optional<uint32_t> torCount;     //!< T, in the layouts that have it
+    HpccHeader header{HpccHeader::NSL};   //!< the layout of the first line (written back so)
+    std::array<uint64_t, 2> capacities{}; //!< C1 and C2 of HpccHeader::NSTLCC (bits/s)
+    /// "source:line: ... ignored" when lines after the announced links were ignored, else ""
+    std::string warning;
 };
 
 /// One flow of an HPCC-family flow file.
@@ -100,26 +134,36 @@ std::string FormatHpccRate(uint64_t bitsPerSecond);
 std::string FormatHpccTime(double seconds);
 
 /**
- * Read an HPCC-family topology file (HPCC, ConWeave, ns3-datacenter):
- * "N S L" or "N S L T" (T, a ToR count, is kept, checked only to be at
- * most N), a line of the S switch ids (absent when S is 0), then L lines
- * "src dst rate delay error_rate".  Blank lines are skipped; a line with a field more or less is
- * refused.  Parallel links are kept.  Every node must have a link (so that a
- * short file cannot ask for millions of nodes).
+ * Read an HPCC-family topology file (HPCC, ConWeave, ns3-datacenter): the
+ * first line (HpccHeader: "N S L", "N S T L" or "N S T L C1 C2"), a line of
+ * the S switch ids (absent when S is 0), then L lines "src dst rate delay
+ * error_rate".  T, a count of ToR switches, is at most S.  Four numbers are
+ * read as ns3-datacenter's "N S T L", or as this module's older "N S L T"
+ * when only that reading fits (T at most S); when both fit, the link lines
+ * that follow decide (the reading whose L is their number, else the one
+ * they can fill), and when they cannot the file is refused naming both
+ * readings.  Lines after the L links are ignored and reported in
+ * HpccTopology::warning, as the family's simulators ignore them, or refused
+ * with HpccReadOptions::strict.  Blank lines are skipped; a link line with a
+ * field more or less is refused.  Parallel links are kept.  Every node must
+ * have a link (so that a short file cannot ask for millions of nodes).
  * Throws TaggerError "source:line: what is wrong" (one message, the first
  * fault): missing or extra fields, a number that is not one or is out of
  * range, a node id >= N, a switch count or link count that does not match,
  * a repeated switch id, a self link, a node without a link (placed on the
  * first line), a line over kMaxLineBytes.
  */
-HpccTopology ReadHpccTopology(std::istream& in, const std::string& source);
+HpccTopology ReadHpccTopology(std::istream& in,
+                              const std::string& source,
+                              const HpccReadOptions& options = {});
 
 /// ReadHpccTopology of a file; throws TaggerError when it cannot be opened.
-HpccTopology ReadHpccTopologyFile(const std::string& filename);
+HpccTopology ReadHpccTopologyFile(const std::string& filename, const HpccReadOptions& options = {});
 
 /**
  * Write a topology in the format ReadHpccTopology reads, node ids as ids
- * (names, layers and relay flags are not written).  Links are written in an
+ * (names, layers and relay flags are not written): "N S L", or
+ * ns3-datacenter's "N S T L" with a ToR count.  Links are written in an
  * order where every node's ports come in increasing order (the topology's
  * link order when it has that property), so that reading the output gives
  * the same nodes, ports and links; links[i] belongs to topo.GetLinks()[i]
@@ -133,19 +177,37 @@ void WriteHpccTopology(const Topology& topo,
                        std::optional<uint32_t> torCount = std::nullopt);
 
 /**
+ * Write a topology read by ReadHpccTopology back in the layout it was read
+ * in (HpccTopology::header: the ToR count and capacities as read), so that a
+ * user's tools read the output as they read the input.  Throws TaggerError as
+ * the other WriteHpccTopology.
+ * \param read what ReadHpccTopology returned (or built alike) \param out where
+ */
+void WriteHpccTopology(const HpccTopology& read, std::ostream& out);
+
+/**
  * Read an HPCC-family flow file: the flow count F, then F lines "src dst
  * priority dport size start_time" (size in bytes, start_time in seconds, a
  * plain decimal number).  Flows keep the file order (it need not be sorted
  * by start time).  src and dst must be distinct hosts of topo; F is at
- * most kMaxHpccFlows.  Throws
- * TaggerError "source:line: what is wrong", like ReadHpccTopology.
+ * most kMaxHpccFlows.  Lines after the F flows are ignored and reported in
+ * \p warning, or refused with HpccReadOptions::strict (as ReadHpccTopology).
+ * Throws TaggerError "source:line: what is wrong", like ReadHpccTopology.
+ * \param in the file \param source its name in messages \param topo the topology
+ * \param options how strictly \param warning if given, set to the warning or ""
+ * \return the flows
  */
 std::vector<HpccFlow> ReadHpccFlows(std::istream& in,
                                     const std::string& source,
-                                    const Topology& topo);
+                                    const Topology& topo,
+                                    const HpccReadOptions& options = {},
+                                    std::string* warning = nullptr);
 
 /// ReadHpccFlows of a file; throws TaggerError when it cannot be opened.
-std::vector<HpccFlow> ReadHpccFlowFile(const std::string& filename, const Topology& topo);
+std::vector<HpccFlow> ReadHpccFlowFile(const std::string& filename,
+                                       const Topology& topo,
+                                       const HpccReadOptions& options = {},
+                                       std::string* warning = nullptr);
 
 /// Write flows in the format ReadHpccFlows reads; throws TaggerError for a value out of range.
 void WriteHpccFlows(const std::vector<HpccFlow>& flows, std::ostream& out);
