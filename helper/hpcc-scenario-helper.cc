@@ -7,6 +7,10 @@
 #include "ns3/abort.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/pfc-header.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -14,6 +18,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <numeric>
 
 namespace ns3
@@ -306,9 +311,73 @@ HpccScenarioHelper::WriteFct(std::ostream& out) const
     std::stable_sort(done.begin(), done.end(), [&records](uint32_t a, uint32_t b) {
         return records[a].finish < records[b].finish;
     });
+    std::vector<uint32_t> sport = HpccSourcePorts(m_flows);
+    std::map<tagger::NodeId, std::vector<tagger::HpccPairPath>> paths; // per source node
+    const uint64_t header = RdmaNic::kRoceHeaderBytes + kEthernetHeaderSize;
     for (uint32_t i : done)
     {
-        WriteFctLine(out, records[i], m_flows[i].src, m_flows[i].dst, m_flows[i].dport);
+        const tagger::HpccFlow& f = m_flows[i];
+        UintegerValue payload;
+        m_rdma.GetNic(GetHostIndex(f.src))->GetAttribute("PayloadSize", payload);
+        auto it = paths.find(f.src);
+        if (it == paths.end())
+        {
+            it =
+                paths.emplace(f.src, tagger::HpccPathsFrom(m_topology, f.src, payload.Get())).first;
+        }
+        RdmaFlowRecord r = records[i];
+        r.idealFct = NanoSeconds(int64_t(
+            tagger::HpccStandaloneFctNs(it->second[f.dst], f.sizeBytes, payload.Get(), header)));
+        WriteFctLine(out, r, f.src, f.dst, sport[i], f.dport);
+    }
+}
+
+std::vector<uint32_t>
+HpccScenarioHelper::HpccSourcePorts(const std::vector<tagger::HpccFlow>& flows)
+{
+    std::map<std::pair<tagger::NodeId, tagger::NodeId>, uint32_t> next; // per host pair
+    std::vector<uint32_t> ports;
+    for (const tagger::HpccFlow& flow : flows)
+    {
+        auto it = next.emplace(std::make_pair(flow.src, flow.dst), kHpccFirstSourcePort).first;
+        ports.push_back(it->second++);
+    }
+    return ports;
+}
+
+void
+HpccScenarioHelper::WritePfcLine(PfcFileSite* site, const PfcHeader& frame)
+{
+    for (uint8_t cls = 0; cls < 8; ++cls)
+    {
+        if (frame.IsClassEnabled(cls))
+        {
+            *site->out << Simulator::Now().GetNanoSeconds() << " " << site->node << " "
+                       << site->type << " " << site->ifIndex << " "
+                       << (frame.GetQuanta(cls) > 0 ? 1 : 0) << "\n";
+        }
+    }
+}
+
+void
+HpccScenarioHelper::EnablePfcFile(std::ostream& out)
+{
+    NS_ABORT_MSG_UNLESS(m_net, "HpccScenarioHelper::EnablePfcFile: call Build() first");
+    const tagger::Topology& topo = m_topology.topo;
+    for (tagger::NodeId v = 0; v < topo.GetNNodes(); ++v)
+    {
+        uint32_t type = topo.GetNode(v).kind == tagger::NodeKind::SWITCH ? 1 : 0;
+        for (tagger::PortNo p = 0; p < topo.GetNode(v).ports; ++p)
+        {
+            Ptr<PfcNetDevice> dev = m_net->GetDevice(v, p);
+            if (dev)
+            {
+                m_pfcSites.push_back(PfcFileSite{&out, v, type, p + 1});
+                dev->TraceConnectWithoutContext(
+                    "PfcRx",
+                    MakeBoundCallback(&HpccScenarioHelper::WritePfcLine, &m_pfcSites.back()));
+            }
+        }
     }
 }
 
@@ -329,14 +398,15 @@ HpccScenarioHelper::WriteFctLine(std::ostream& out,
                                  const RdmaFlowRecord& record,
                                  tagger::NodeId src,
                                  tagger::NodeId dst,
+                                 uint32_t sport,
                                  uint32_t dport)
 {
     char address[2][9];
     std::snprintf(address[0], sizeof(address[0]), "%08" PRIx32, HpccNodeAddress(src).Get());
     std::snprintf(address[1], sizeof(address[1]), "%08" PRIx32, HpccNodeAddress(dst).Get());
-    out << address[0] << " " << address[1] << " " << record.sport << " " << dport << " "
-        << record.bytes << " " << record.start.GetNanoSeconds() << " "
-        << record.fct.GetNanoSeconds() << " " << record.idealFct.GetNanoSeconds() << "\n";
+    out << address[0] << " " << address[1] << " " << sport << " " << dport << " " << record.bytes
+        << " " << record.start.GetNanoSeconds() << " " << record.fct.GetNanoSeconds() << " "
+        << record.idealFct.GetNanoSeconds() << "\n";
 }
 
 Ipv4Address

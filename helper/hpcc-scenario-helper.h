@@ -12,6 +12,7 @@
 
 #include "ns3/tagger-io-hpcc.h"
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -26,6 +27,8 @@
 
 namespace ns3
 {
+
+class PfcHeader;
 
 /**
  * \ingroup tagger
@@ -148,9 +151,12 @@ class HpccScenarioHelper
 
     /**
      * Write one line per finished flow, in the order they finished (ties in
-     * file order), in the column layout of HPCC's fct.txt:
+     * file order), in the column layout of the HPCC family's fct.txt:
      *   sip dip sport dport size start_ns fct_ns standalone_fct_ns
-     * (see WriteFctLine).  Unfinished flows are not written.
+     * (see WriteFctLine) with their source ports (HpccSourcePorts) and
+     * their standalone FCT (tagger::HpccStandaloneFctNs) of this module's
+     * packets: PayloadSize bytes of payload and 58 header bytes each
+     * (RoCEv2 and Ethernet).  Unfinished flows are not written.
      * \param out where
      */
     void WriteFct(std::ostream& out) const;
@@ -166,19 +172,43 @@ class HpccScenarioHelper
 
     /**
      * Write one FCT line (with newline): the HPCC-style addresses of the
-     * source and destination nodes (HpccNodeAddress) as 8 hex digits, the
-     * record's UDP source port, \p dport, the size in bytes, the start time,
-     * the FCT and the record's ideal FCT (this module's: RdmaHelper), all
-     * three in whole nanoseconds.
+     * source and destination nodes (HpccNodeAddress) as 8 hex digits, \p sport,
+     * \p dport, the size in bytes, the start time, the FCT and the record's
+     * ideal FCT (this module's: RdmaHelper), all three in whole nanoseconds.
      * \param out where \param record a finished flow
      * \param src its source node id \param dst its destination node id
+     * \param sport the source port written (HpccSourcePorts)
      * \param dport the flow file's destination port
      */
     static void WriteFctLine(std::ostream& out,
                              const RdmaFlowRecord& record,
                              tagger::NodeId src,
                              tagger::NodeId dst,
+                             uint32_t sport,
                              uint32_t dport);
+
+    /// The first source port HPCC-family simulators give a host's flows.
+    static constexpr uint32_t kHpccFirstSourcePort = 10000;
+
+    /**
+     * The source ports HPCC-family simulators give flows, which their fct.txt
+     * shows: each (source, destination) pair counts its flows in file order
+     * from kHpccFirstSourcePort.  (The NICs here use their own UDP source ports;
+     * the FCT file writes these so that a user's scripts find the flows.)
+     * \param flows the flows, file order \return one port per flow
+     */
+    static std::vector<uint32_t> HpccSourcePorts(const std::vector<tagger::HpccFlow>& flows);
+
+    /**
+     * From now on write a line to \p out for every class of every PFC frame
+     * a device receives, in the layout of the HPCC family's pfc.txt:
+     *   time_ns node_id node_type if_index type
+     * node_type 0 for a host, 1 for a switch; if_index port + 1 (their
+     * devices count from 1, after the loopback); type 1 for a pause (quanta >
+     * 0), 0 for a resume.  Call after Build(); \p out must outlive the run.
+     * \param out where
+     */
+    void EnablePfcFile(std::ostream& out);
 
     /**
      * The address HPCC-family simulators give node \p node:
@@ -237,6 +267,19 @@ class HpccScenarioHelper
                                const tagger::HpccTopology* layout = nullptr);
 
   private:
+    /// Where a device's PFC lines go (EnablePfcFile).
+    struct PfcFileSite
+    {
+        std::ostream* out; //!< the file
+        uint32_t node;     //!< topology node id
+        uint32_t type;     //!< 0 host, 1 switch
+        uint32_t ifIndex;  //!< port + 1
+    };
+
+    /// PfcRx sink: \param site the device \param frame the PFC frame received
+    static void WritePfcLine(PfcFileSite* site, const PfcHeader& frame);
+
+    std::deque<PfcFileSite> m_pfcSites;       //!< EnablePfcFile's sites (stable addresses)
     tagger::HpccTopology m_topology;          //!< the topology file
     std::vector<tagger::HpccFlow> m_flows;    //!< the flows, file order
     std::unique_ptr<PfcTopologyHelper> m_net; //!< the network

@@ -5,6 +5,7 @@
 #include "tagger-command-line.h"
 
 #include "ns3/abort.h"
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/global-value.h"
 #include "ns3/pfc-topology-helper.h"
@@ -427,6 +428,15 @@ TaggerCommandLine::Parse(int argc, char* argv[])
         }
     }
     CheckAttributeArguments(argc, argv);
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        const std::size_t eq = arg.find('=');
+        if (arg.compare(0, 7, "--ns3::") == 0 && eq != std::string::npos)
+        {
+            m_attributeArgs.emplace_back(arg.substr(2, eq - 2), arg.substr(eq + 1));
+        }
+    }
     std::vector<char*> args(argv, argv + argc);
     args.erase(std::remove_if(args.begin() + std::min(argc, 1),
                               args.end(),
@@ -565,6 +575,17 @@ TaggerCommandLine::CheckFiles() const
     }
 }
 
+std::string
+TaggerCommandLine::Naming(const Flag& flag)
+{
+    if (flag.origin.empty())
+    {
+        return "--" + flag.name + "=" + flag.text;
+    }
+    std::size_t place = flag.origin.find(": "); // after "--config=FILE"
+    return flag.origin.substr(place == std::string::npos ? 0 : place + 2) + " (" + flag.text + ")";
+}
+
 void
 TaggerCommandLine::CheckFilesApart() const
 {
@@ -600,7 +621,7 @@ TaggerCommandLine::CheckFilesApart() const
             {
                 Fail(out.flag->name,
                      out.flag->text,
-                     "writes " + out.path + ", the file --" + in.flag->name + "=" + in.path +
+                     "writes " + out.path + ", the file " + Naming(*in.flag) +
                          " is read from (an output never overwrites an input)");
             }
         }
@@ -610,8 +631,8 @@ TaggerCommandLine::CheckFilesApart() const
             {
                 Fail(out.flag->name,
                      out.flag->text,
-                     "writes " + out.path + ", which --" + outputs[j].flag->name + "=" +
-                         outputs[j].flag->text + " writes too (one file per output)");
+                     "writes " + out.path + ", which " + Naming(*outputs[j].flag) +
+                         " writes too (one file per output)");
             }
         }
     }
@@ -636,9 +657,73 @@ TaggerCommandLine::Fail(const std::string& flag,
                         const std::string& value,
                         const std::string& why) const
 {
+    for (const Flag& f : m_flags)
+    {
+        if (f.name == flag && !f.origin.empty())
+        {
+            std::cerr << m_program << ": " << tagger::PrintableText(f.origin) << " "
+                      << tagger::PrintableText(value) << ": " << tagger::PrintableText(why)
+                      << std::endl;
+            std::exit(2);
+        }
+    }
     std::cerr << m_program << ": --" << flag << "=" << tagger::PrintableText(value) << ": "
               << tagger::PrintableText(why) << std::endl;
     std::exit(2);
+}
+
+bool
+TaggerCommandLine::TakeFile(const std::string& name,
+                            const std::string& path,
+                            const std::string& origin,
+                            std::string& variable)
+{
+    for (Flag& flag : m_flags)
+    {
+        if (flag.name != name)
+        {
+            continue;
+        }
+        NS_ABORT_MSG_UNLESS(flag.kind == "input" || flag.kind == "output",
+                            "TakeFile: --" << name << " is not a file flag");
+        if (flag.text != flag.defaultText)
+        {
+            return false;
+        }
+        flag.text = path;
+        flag.origin = origin;
+        variable = path;
+        return true;
+    }
+    NS_ABORT_MSG("TakeFile: no flag --" << name);
+}
+
+void
+TaggerCommandLine::CheckFileFlags() const
+{
+    CheckFiles();
+}
+
+bool
+TaggerCommandLine::WasGiven(const std::string& name) const
+{
+    for (const Flag& flag : m_flags)
+    {
+        if (flag.name == name)
+        {
+            return flag.text != flag.defaultText && flag.origin.empty();
+        }
+    }
+    NS_ABORT_MSG("WasGiven: no flag --" << name);
+}
+
+void
+TaggerCommandLine::ReapplyAttributeArguments() const
+{
+    for (const auto& [name, value] : m_attributeArgs)
+    {
+        Config::SetDefaultFailSafe(name, StringValue(value));
+    }
 }
 
 uint64_t

@@ -269,6 +269,36 @@ class TaggerCommandLine
      */
     void Parse(int argc, char* argv[]);
 
+    /**
+     * Give the file flag \p name (an input or an output file) the file \p path
+     * named elsewhere, e.g. by a config file line (\p origin, which starts
+     * messages about it: "--config=config.txt: config.txt:9: FCT_OUTPUT_FILE",
+     * so they name the flag that named the file), unless the command line
+     * gave the flag; then CheckFileFlags() applies to it as to a flag given.
+     * \param name the flag \param path the file \param origin where it is named
+     * \param variable the flag's variable, set to \p path when taken
+     * \return whether \p path was taken (false: the command line gave the flag)
+     */
+    bool TakeFile(const std::string& name,
+                  const std::string& path,
+                  const std::string& origin,
+                  std::string& variable);
+
+    /// \param name a flag \return whether the command line gave it a value of its own
+    bool WasGiven(const std::string& name) const;
+
+    /**
+     * Set again, with Config::SetDefault, every --ns3::Type::Attribute=value
+     * the command line gave (Parse checked them): a program that sets
+     * defaults from elsewhere (a config file) calls this after, so that what
+     * the user typed wins.
+     */
+    void ReapplyAttributeArguments() const;
+
+    /// Check the file flags again (Parse does it once): inputs readable, outputs
+    /// writable, no output on an input or on another output; Fail otherwise.
+    void CheckFileFlags() const;
+
     /// Print one line per flag: name, kind, bounds (tab-separated). \param os the stream
     void PrintFlagTable(std::ostream& os) const;
 
@@ -425,7 +455,11 @@ class TaggerCommandLine
         std::string defaultText;           //!< its initial value
         Checker check;                     //!< applied when text != defaultText
         std::vector<std::string> suffixes; //!< outputs: the files (prefix + suffix)
+        std::string origin;                //!< where text came from when not the command line
     };
+
+    /// \param flag a flag \return "--name=text", or "origin (text)" for a file named elsewhere
+    static std::string Naming(const Flag& flag);
 
     /// Register a flag. \param name the flag \param help its help
     /// \param kind its kind (PrintFlagTable) \param bounds its bounds (PrintFlagTable)
@@ -474,6 +508,7 @@ class TaggerCommandLine
     std::string m_program;   //!< program name
     CommandLine m_cmd;       //!< the wrapped command line
     std::list<Flag> m_flags; //!< the flags (a list: CommandLine keeps pointers to their text)
+    std::vector<std::pair<std::string, std::string>> m_attributeArgs; //!< --ns3:: name, value
 };
 
 } // namespace ns3

@@ -69,12 +69,14 @@ struct RdmaNic::SendQp
     // stays in the scheduler until its time, so cancel-and-reschedule on
     // every ACK filled the event set with one dead event per ACK).  When the
     // event runs before the deadline it schedules itself again for it.
-    EventId rtoEvent;      //!< pending RTO check (at or before rtoDeadline)
-    Time rtoDeadline;      //!< when the RTO fires, if armed
-    bool rtoArmed = false; //!< the RTO is running
-    EventId alphaEvent;    //!< alpha timer
-    EventId rateEvent;     //!< rate increase timer
-    RdmaFlowRecord record; //!< what happened
+    EventId rtoEvent;        //!< pending RTO check (at or before rtoDeadline)
+    Time rtoDeadline;        //!< when the RTO fires, if armed
+    bool rtoArmed = false;   //!< the RTO is running
+    EventId alphaEvent;      //!< alpha timer
+    EventId rateEvent;       //!< rate increase timer
+    EventId decreaseEvent;   //!< rate decrease check (RateDecreaseInterval > 0)
+    bool cutPending = false; //!< a CNP arrived since the last decrease check
+    RdmaFlowRecord record;   //!< what happened
 };
 
 /// Receiver state of one queue pair.
@@ -188,10 +190,12 @@ RdmaNic::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
                           "DCQCN byte counter B: a rate increase event every this many bytes "
-                          "sent (bytes; 10 MB).",
+                          "sent (bytes; 10 MB).  0 turns it off: the timer alone counts the "
+                          "stages (fast recovery, additive, hyper), as Mellanox NICs and the "
+                          "HPCC family do.",
                           UintegerValue(10 * 1000 * 1000),
                           MakeUintegerAccessor(&RdmaNic::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("FastRecoverySteps",
                           "DCQCN F: increase events of fast recovery before additive increase "
                           "(events; 5).",
@@ -209,6 +213,22 @@ RdmaNic::GetTypeId()
                           DataRateValue(DataRate("400Mbps")),
                           MakeDataRateAccessor(&RdmaNic::m_rhai),
                           MakeDataRateChecker())
+            .AddAttribute("RateDecreaseInterval",
+                          "DCQCN: 0 (the default) cuts the rate on every CNP, as the DCQCN "
+                          "paper's RP; a positive time cuts at most once per interval, on a "
+                          "timer started by the first CNP, as Mellanox NICs and the HPCC "
+                          "family do (their RATE_DECREASE_INTERVAL; alpha then moves on its "
+                          "timer only) (time).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaNic::m_decreaseInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ClampTargetRate",
+                          "DCQCN: every rate cut sets the target rate to the current rate "
+                          "(true, the DCQCN paper's RP) or only a cut after a rate increase "
+                          "event (false, Mellanox's clamp_tgt_rate=0 as the HPCC family runs it).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_clampTargetRate),
+                          MakeBooleanChecker())
             .AddAttribute("MinRate",
                           "Lowest rate DCQCN cuts a flow to (bit/s).",
                           DataRateValue(DataRate("10Mbps")),
@@ -251,6 +271,8 @@ RdmaNic::RdmaNic()
       m_rateTimer(MicroSeconds(55)),
       m_byteCounter(10 * 1000 * 1000),
       m_fastSteps(5),
+      m_clampTargetRate(true),
+      m_decreaseInterval(0),
       m_rai("40Mbps"),
       m_rhai("400Mbps"),
       m_minRate("10Mbps"),
@@ -635,7 +657,7 @@ RdmaNic::PullPacket(uint8_t pausedMask)
         {
             RestartRto(qp);
         }
-        if (m_dcqcn && qp.rc < m_lineRate)
+        if (m_dcqcn && m_byteCounter > 0 && qp.rc < m_lineRate)
         {
             qp.bytesSinceEvent += p->GetSize();
             if (qp.bytesSinceEvent >= m_byteCounter)
@@ -958,6 +980,7 @@ RdmaNic::Finish(SendQp& qp)
     qp.rtoEvent.Cancel();
     qp.alphaEvent.Cancel();
     qp.rateEvent.Cancel();
+    qp.decreaseEvent.Cancel();
     m_activeQps.erase(std::find(m_activeQps.begin(), m_activeQps.end(), &qp));
     RdmaFlowRecord& r = qp.record;
     r.finished = true;
@@ -993,18 +1016,55 @@ RdmaNic::OnCnp(SendQp& qp)
     {
         return;
     }
-    // Rate decrease (DCQCN, Zhu et al., SIGCOMM 2015).
-    qp.rt = qp.rc;
-    SetRate(qp, qp.rc * (1 - qp.alpha / 2));
-    qp.alpha = (1 - m_g) * qp.alpha + m_g;
     qp.cnpSinceAlpha = true;
-    qp.timerEvents = 0;
-    qp.byteEvents = 0;
-    qp.bytesSinceEvent = 0;
     if (qp.alphaEvent.IsExpired())
     {
         qp.alphaEvent = Simulator::Schedule(m_alphaTimer, &RdmaNic::AlphaTimer, this, qp.id);
     }
+    if (m_decreaseInterval.IsZero())
+    {
+        // DCQCN's RP (Zhu et al., SIGCOMM 2015): every CNP cuts, and raises alpha.
+        Cut(qp);
+        qp.alpha = (1 - m_g) * qp.alpha + m_g;
+        return;
+    }
+    // At most one cut per RateDecreaseInterval; alpha moves on its timer only.
+    qp.cutPending = true;
+    if (qp.decreaseEvent.IsExpired())
+    {
+        qp.decreaseEvent =
+            Simulator::Schedule(m_decreaseInterval, &RdmaNic::DecreaseTimer, this, qp.id);
+    }
+}
+
+void
+RdmaNic::DecreaseTimer(uint32_t flowId)
+{
+    SendQp& qp = *m_send[flowId];
+    if (qp.done)
+    {
+        return;
+    }
+    qp.decreaseEvent =
+        Simulator::Schedule(m_decreaseInterval, &RdmaNic::DecreaseTimer, this, flowId);
+    if (qp.cutPending)
+    {
+        qp.cutPending = false;
+        Cut(qp);
+    }
+}
+
+void
+RdmaNic::Cut(SendQp& qp)
+{
+    if (m_clampTargetRate || qp.timerEvents > 0 || qp.byteEvents > 0)
+    {
+        qp.rt = qp.rc;
+    }
+    SetRate(qp, qp.rc * (1 - qp.alpha / 2));
+    qp.timerEvents = 0;
+    qp.byteEvents = 0;
+    qp.bytesSinceEvent = 0;
     qp.rateEvent.Cancel();
     qp.rateEvent = Simulator::Schedule(m_rateTimer, &RdmaNic::RateIncreaseTimer, this, qp.id);
 }
@@ -1044,8 +1104,9 @@ void
 RdmaNic::RateIncrease(SendQp& qp, bool byTimer)
 {
     ++(byTimer ? qp.timerEvents : qp.byteEvents);
+    // With the byte counter off the timer's count is both counts.
     uint32_t most = std::max(qp.timerEvents, qp.byteEvents);
-    uint32_t least = std::min(qp.timerEvents, qp.byteEvents);
+    uint32_t least = m_byteCounter > 0 ? std::min(qp.timerEvents, qp.byteEvents) : most;
     if (most < m_fastSteps)
     {
         // Fast recovery: halfway back to the target.
@@ -1079,6 +1140,7 @@ RdmaNic::StopFlows()
             qp->rtoEvent.Cancel();
             qp->alphaEvent.Cancel();
             qp->rateEvent.Cancel();
+            qp->decreaseEvent.Cancel();
         }
     }
     m_activeQps.clear();

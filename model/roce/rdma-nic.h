@@ -110,6 +110,16 @@ struct RdmaFlowRecord
  * pass F, then hyper increase (Rt += (min(T, BC) - F) RHAI).  Dcqcn false:
  * every flow sends at line rate.
  *
+ * Mellanox NICs, and the HPCC family of simulators after them, differ in
+ * three ways, each an attribute here: ClampTargetRate false (a cut sets Rt =
+ * Rc only when a rate increase event came since the previous cut, so a
+ * train of cuts keeps the old target and fast recovery climbs back to it);
+ * RateDecreaseInterval > 0 (a CNP only flags the flow; a timer cuts at most
+ * once per interval, and alpha rises on its own timer only); ByteCounter 0
+ * (no byte counter: the timer's count alone picks the stage).  On a
+ * sustained incast the first matters most (doc: "Coming from the HPCC
+ * family").
+ *
  * On a relay server (BCube) the NIC drives the server's PfcSwitchNetDevice
  * instead (Attach overload): its packets take the server's FIB to one of the
  * ports, and the switch asks for packets while its local backlog allows
@@ -250,8 +260,10 @@ class RdmaNic : public Object
                       uint8_t syndrome);
     /// \param qp sender \param psn24 PSN of the ACK/NAK \param nak whether a NAK
     void OnAck(SendQp& qp, uint32_t psn24, bool nak);
-    void OnCnp(SendQp& qp);   //!< \param qp sender: DCQCN rate decrease
-    void SendAck(RecvQp& qp); //!< \param qp receiver: ACK what arrived
+    void OnCnp(SendQp& qp);              //!< \param qp sender: DCQCN rate decrease
+    void Cut(SendQp& qp);                //!< \param qp sender: DCQCN cut by alpha / 2
+    void DecreaseTimer(uint32_t flowId); //!< \param flowId flow: cut if a CNP arrived
+    void SendAck(RecvQp& qp);            //!< \param qp receiver: ACK what arrived
     /// \param qp receiver: the delayed-ACK check (SendAck when due, else wait again)
     void DelayedAck(RecvQp& qp);
     /**
@@ -288,23 +300,25 @@ class RdmaNic : public Object
     uint8_t ClassOfDscp(uint8_t dscp) const;
 
     // Attributes
-    uint32_t m_payloadSize; //!< PayloadSize
-    uint8_t m_ttl;          //!< Ttl
-    bool m_dcqcn;           //!< Dcqcn
-    uint32_t m_ackInterval; //!< AckInterval
-    Time m_ackDelay;        //!< AckDelay
-    uint32_t m_controlDscp; //!< ControlDscp (64: echo)
-    Time m_rto;             //!< RetransmitTimeout
-    uint64_t m_maxInflight; //!< MaxBytesInFlight (0: no limit)
-    Time m_cnpInterval;     //!< CnpInterval
-    double m_g;             //!< AlphaG
-    Time m_alphaTimer;      //!< AlphaTimer
-    Time m_rateTimer;       //!< RateIncreaseTimer
-    uint64_t m_byteCounter; //!< ByteCounter
-    uint32_t m_fastSteps;   //!< FastRecoverySteps
-    DataRate m_rai;         //!< RateAI
-    DataRate m_rhai;        //!< RateHAI
-    DataRate m_minRate;     //!< MinRate
+    uint32_t m_payloadSize;  //!< PayloadSize
+    uint8_t m_ttl;           //!< Ttl
+    bool m_dcqcn;            //!< Dcqcn
+    uint32_t m_ackInterval;  //!< AckInterval
+    Time m_ackDelay;         //!< AckDelay
+    uint32_t m_controlDscp;  //!< ControlDscp (64: echo)
+    Time m_rto;              //!< RetransmitTimeout
+    uint64_t m_maxInflight;  //!< MaxBytesInFlight (0: no limit)
+    Time m_cnpInterval;      //!< CnpInterval
+    double m_g;              //!< AlphaG
+    Time m_alphaTimer;       //!< AlphaTimer
+    Time m_rateTimer;        //!< RateIncreaseTimer
+    uint64_t m_byteCounter;  //!< ByteCounter
+    uint32_t m_fastSteps;    //!< FastRecoverySteps
+    bool m_clampTargetRate;  //!< ClampTargetRate
+    Time m_decreaseInterval; //!< RateDecreaseInterval
+    DataRate m_rai;          //!< RateAI
+    DataRate m_rhai;         //!< RateHAI
+    DataRate m_minRate;      //!< MinRate
 
     Ptr<PfcNetDevice> m_device;                   //!< the device (host)
     Ptr<RdmaRxBuffer> m_rxBuffer;                 //!< receive buffer (null: none)

@@ -12,12 +12,15 @@
 
 #include "tagger-io.h"
 
+#include <algorithm>
 #include <cmath>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <iomanip>
 #include <istream>
 #include <iterator>
+#include <limits>
 #include <locale>
 #include <ostream>
 #include <queue>
@@ -889,6 +892,58 @@ WriteHpccFlows(const std::vector<HpccFlow>& flows, std::ostream& out)
         out << f.src << ' ' << f.dst << ' ' << f.priority << ' ' << f.dport << ' ' << f.sizeBytes
             << ' ' << ShortestReal(f.startSeconds) << '\n';
     }
+}
+
+std::vector<HpccPairPath>
+HpccPathsFrom(const HpccTopology& topology, NodeId src, uint64_t payloadBytes)
+{
+    const Topology& topo = topology.topo;
+    const std::vector<TopoLink>& links = topo.GetLinks();
+    std::vector<std::vector<std::pair<NodeId, uint32_t>>> adj(topo.GetNNodes());
+    for (uint32_t i = 0; i < links.size(); ++i)
+    {
+        adj[links[i].a.node].emplace_back(links[i].b.node, i);
+        adj[links[i].b.node].emplace_back(links[i].a.node, i);
+    }
+    std::vector<HpccPairPath> path(topo.GetNNodes());
+    path[src].reached = true;
+    path[src].bottleneckBps = std::numeric_limits<uint64_t>::max();
+    std::deque<NodeId> queue{src};
+    while (!queue.empty())
+    {
+        NodeId now = queue.front();
+        queue.pop_front();
+        for (const auto& [next, link] : adj[now])
+        {
+            if (path[next].reached)
+            {
+                continue;
+            }
+            const HpccLink& l = topology.links[link];
+            HpccPairPath& p = path[next];
+            p.reached = true;
+            p.delayNs = path[now].delayNs + uint64_t(std::llround(l.delaySeconds * 1e9));
+            p.txNs = path[now].txNs + payloadBytes * 8000000000ULL / l.rateBps;
+            p.bottleneckBps = std::min(path[now].bottleneckBps, l.rateBps);
+            if (topo.GetNode(next).kind == NodeKind::SWITCH)
+            {
+                queue.push_back(next); // hosts do not forward
+            }
+        }
+    }
+    return path;
+}
+
+uint64_t
+HpccStandaloneFctNs(const HpccPairPath& path,
+                    uint64_t bytes,
+                    uint64_t payloadBytes,
+                    uint64_t headerBytes)
+{
+    uint64_t packets = bytes == 0 ? 0 : (bytes - 1) / payloadBytes + 1;
+    long double wire = static_cast<long double>(bytes + packets * headerBytes);
+    return path.GetRttNs() +
+           static_cast<uint64_t>(wire * 8e9L / static_cast<long double>(path.bottleneckBps));
 }
 
 } // namespace tagger

@@ -212,6 +212,47 @@ std::vector<HpccFlow> ReadHpccFlowFile(const std::string& filename,
 /// Write flows in the format ReadHpccFlows reads; throws TaggerError for a value out of range.
 void WriteHpccFlows(const std::vector<HpccFlow>& flows, std::ostream& out);
 
+/**
+ * A host pair's path as the HPCC family's simulators measure it for windows
+ * and standalone FCTs: the path a breadth-first search from the source finds
+ * first (links taken in file order; hosts do not forward).
+ */
+struct HpccPairPath
+{
+    bool reached{false};       //!< the search reached the node
+    uint64_t delayNs{0};       //!< sum of the link delays, ns (each rounded)
+    uint64_t txNs{0};          //!< sum of one payload's serialisation per link, ns (truncated)
+    uint64_t bottleneckBps{0}; //!< the slowest link's rate, bits/s
+
+    /// \return the base RTT they use: 2 delayNs + txNs (ns)
+    uint64_t GetRttNs() const
+    {
+        return 2 * delayNs + txNs;
+    }
+};
+
+/**
+ * \param topology a topology read \param src a node id (a host)
+ * \param payloadBytes the payload of a packet (PACKET_PAYLOAD_SIZE)
+ * \return per node id, the path from \p src (reached false where none is)
+ */
+std::vector<HpccPairPath> HpccPathsFrom(const HpccTopology& topology,
+                                        NodeId src,
+                                        uint64_t payloadBytes);
+
+/**
+ * The "standalone FCT" column of the family's fct.txt: the base RTT plus
+ * the message with \p headerBytes per packet at the bottleneck rate,
+ * rtt + (bytes + packets headerBytes) 8e9 / bottleneck, in whole ns.
+ * \param path the pair's path (reached) \param bytes the message
+ * \param payloadBytes payload per packet \param headerBytes header bytes per packet
+ * \return nanoseconds
+ */
+uint64_t HpccStandaloneFctNs(const HpccPairPath& path,
+                             uint64_t bytes,
+                             uint64_t payloadBytes,
+                             uint64_t headerBytes);
+
 } // namespace tagger
 } // namespace ns3
 

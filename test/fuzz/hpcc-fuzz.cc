@@ -1,14 +1,18 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * libFuzzer target: the HPCC-family files (tagger-io-hpcc.h).  An even first
- * byte makes the rest a topology file for ReadHpccTopology, an odd one a
- * flow file for ReadHpccFlows on a fixed topology (hosts 0..2, switch 3).
- * Bad input must end in TaggerError; what is read must be written without
- * error, read back as the same, and written again as the same text.
+ * libFuzzer target: the HPCC-family files (tagger-io-hpcc.h,
+ * tagger-io-hpcc-config.h).  A first byte of 0xf0 or more makes the rest a
+ * config file for HpccConfig, whose every getter is tried on every key; else
+ * an even first byte makes the rest a topology file for ReadHpccTopology, an
+ * odd one a flow file for ReadHpccFlows on a fixed topology (hosts 0..2,
+ * switch 3).  Bad input must end in TaggerError; what is read must be
+ * written without error, read back as the same, and written again as the
+ * same text.
  */
 
 #include "fuzz-util.h"
+#include "tagger-io-hpcc-config.h"
 #include "tagger-io-hpcc.h"
 
 #include <sstream>
@@ -71,6 +75,51 @@ FlowRoundTrip(const std::string& text)
     tagger_fuzz::Require(out.str() == out2.str(), "HPCC flow round trip: text");
 }
 
+/// Config file text: every getter on every key ends in a value or a TaggerError.
+void
+ConfigGetters(const std::string& text)
+{
+    std::istringstream in(text);
+    try
+    {
+        HpccConfig config(in, "fuzz.txt");
+        for (const HpccConfigLine& line : config.GetLines())
+        {
+            tagger_fuzz::Require(config.Has(line.key) &&
+                                     config.Where(line.key).compare(0, 9, "fuzz.txt:") == 0,
+                                 "HPCC config: a key read is found, with its place");
+            auto attempt = [](const auto& get) {
+                try
+                {
+                    get();
+                }
+                catch (const TaggerError&)
+                {
+                }
+            };
+            attempt([&] { config.GetString(line.key); });
+            attempt([&] {
+                double v = config.GetNumber(line.key, 0, 1e6);
+                tagger_fuzz::Require(v >= 0 && v <= 1e6, "HPCC config: number in bounds");
+            });
+            attempt([&] {
+                uint64_t v = config.GetUnsigned(line.key, 1, 1000);
+                tagger_fuzz::Require(v >= 1 && v <= 1000, "HPCC config: whole number in bounds");
+            });
+            attempt([&] { config.GetRate(line.key); });
+            attempt([&] {
+                auto map = config.GetRateMap(line.key, 0, 1);
+                tagger_fuzz::Require(!map.empty() && line.values.size() == 1 + 2 * map.size(),
+                                     "HPCC config: map of n pairs");
+            });
+            attempt([&] { config.GetUnsignedList(line.key, 3); });
+        }
+    }
+    catch (const TaggerError&)
+    {
+    }
+}
+
 } // namespace
 
 extern "C" int
@@ -81,7 +130,11 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     }
     std::string text = tagger_fuzz::AsText(data + 1, size - 1);
-    if (data[0] % 2 == 0)
+    if (data[0] >= 0xf0)
+    {
+        ConfigGetters(text);
+    }
+    else if (data[0] % 2 == 0)
     {
         TopologyRoundTrip(text);
     }

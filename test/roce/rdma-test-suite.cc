@@ -13,7 +13,8 @@
  *  2. PFC incast, DCQCN on and off: lossless, no retransmission, every byte;
  *  3. no PFC, a small lossy pool: drops, go-back-N, every byte exactly once;
  *  4. DCQCN under incast: CNPs, rate cuts, a shorter bottleneck queue and
- *     fewer PAUSEs than without DCQCN;
+ *     fewer PAUSEs than without DCQCN; its Mellanox variants (target rate
+ *     kept over a train of cuts, cuts on a timer) from the rate trace;
  *  5. go-back-N: a NAK after a link flap mid-flow, and the retransmission
  *     timeout after a tail loss, both with exact completion times; no
  *     timeout after an idle (paused) spell with nothing outstanding;
@@ -64,11 +65,14 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -512,6 +516,26 @@ SamplePauseCount(uint64_t* pauses, const PfcTopologyHelper* net)
 }
 
 /**
+ * The network of RunIncast (see there), RngRun 1.
+ * \param c the incast \return its configuration
+ */
+NetConfig
+IncastNet(const IncastConfig& c)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    NetConfig cfg;
+    cfg.leaves = 2;
+    cfg.spines = 2;
+    cfg.hostsPerLeaf = 9;
+    cfg.pfc = c.pfc;
+    cfg.dcqcn = c.dcqcn;
+    cfg.bufferSize = 1024 * 1024;
+    cfg.lossyPoolSize = c.lossyPoolSize;
+    return cfg;
+}
+
+/**
  * Run one incast to completion (stop at 50 ms).  Network: MakeLeafSpine(2,
  * 2, 9) at 10 Gbps, 1 us links; senders 1..8 share host 0's leaf, 9..16 come
  * over the spines.  Sender i starts at 1 us + 37 (i - 1) ns.  MMU: class 3
@@ -527,17 +551,7 @@ SamplePauseCount(uint64_t* pauses, const PfcTopologyHelper* net)
 IncastResult
 RunIncast(const IncastConfig& c)
 {
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(1);
-    NetConfig cfg;
-    cfg.leaves = 2;
-    cfg.spines = 2;
-    cfg.hostsPerLeaf = 9;
-    cfg.pfc = c.pfc;
-    cfg.dcqcn = c.dcqcn;
-    cfg.bufferSize = 1024 * 1024;
-    cfg.lossyPoolSize = c.lossyPoolSize;
-    RdmaNet n(cfg);
+    RdmaNet n(IncastNet(c));
     RateWatch rates;
     for (uint32_t i = 1; i <= c.senders; ++i)
     {
@@ -1243,6 +1257,201 @@ class RdmaZeroFctTestCase : public TestCase
     }
 };
 
+/// Every rate change of every sender, with its time (RunRateTrace).
+struct RateTrace
+{
+    /// One rate change.
+    struct Change
+    {
+        Time at;      //!< when
+        uint64_t bps; //!< the new rate
+    };
+
+    std::vector<std::vector<Change>> flows; //!< per sender (host index - 1)
+
+    /// RateChange sink. \param site the trace and the sender \param flowId flow \param bps rate
+    static void Record(std::pair<RateTrace*, uint32_t>* site, uint32_t flowId, uint64_t bps)
+    {
+        site->first->flows[site->second].push_back({Simulator::Now(), bps});
+    }
+};
+
+/**
+ * The 16-to-1 incast of RunIncast (500 KB per sender, DCQCN on, byte counter
+ * off so only the timer raises rates) with the senders' DCQCN variant set
+ * per NIC, recording every rate change.
+ * \param clamp ClampTargetRate \param decrease RateDecreaseInterval
+ * \param cnpInterval the receiver's CnpInterval \return the trace, per sender
+ */
+RateTrace
+RunRateTrace(bool clamp, Time decrease, Time cnpInterval)
+{
+    RdmaNet n(IncastNet(IncastConfig{}));
+    RateTrace trace;
+    trace.flows.resize(16);
+    std::vector<std::pair<RateTrace*, uint32_t>> sites;
+    sites.reserve(16);
+    n.rdma.GetNic(0)->SetAttribute("CnpInterval", TimeValue(cnpInterval));
+    for (uint32_t i = 1; i <= 16; ++i)
+    {
+        Ptr<RdmaNic> nic = n.rdma.GetNic(i);
+        nic->SetAttribute("ClampTargetRate", BooleanValue(clamp));
+        nic->SetAttribute("RateDecreaseInterval", TimeValue(decrease));
+        nic->SetAttribute("ByteCounter", UintegerValue(0));
+        nic->SetAttribute("MinRate", DataRateValue(DataRate("1Kbps")));
+        n.rdma.AddFlow(i, 0, 500000, NanoSeconds(1000 + 37 * (i - 1)));
+        sites.emplace_back(&trace, i - 1);
+        nic->TraceConnectWithoutContext("RateChange",
+                                        MakeBoundCallback(&RateTrace::Record, &sites.back()));
+    }
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+    Simulator::Destroy();
+    return trace;
+}
+
+/// How the first rate increase after each cut agrees with a target-rate rule.
+struct ClampCheck
+{
+    uint32_t clampMatches = 0; //!< increases that fit "every cut sets Rt = Rc"
+    uint32_t mlxMatches = 0;   //!< increases that fit "only a cut after an increase does"
+    uint32_t differ = 0;       //!< increases where the two rules predict differently
+    uint32_t increases = 0;    //!< first increases after a cut, checked
+};
+
+/**
+ * Replay a trace with both target-rate rules: the first increase after a cut
+ * is fast recovery, Rc' = (Rt + Rc) / 2, so each rule predicts it from the
+ * rates seen.  A flow is followed until its rate first drops below 1 Mb/s
+ * (far above MinRate 1 Kb/s: a cut clamped at MinRate leaves no trace).
+ * \param trace the run \param lineBps the line rate \return the counts
+ */
+ClampCheck
+CheckClamp(const RateTrace& trace, double lineBps)
+{
+    ClampCheck out;
+    for (const std::vector<RateTrace::Change>& flow : trace.flows)
+    {
+        double rc = lineBps;
+        double clampRt = lineBps; // every cut: Rt = Rc
+        double mlxRt = lineBps;   // only a cut after an increase
+        bool increasedSinceCut = true;
+        bool firstAfterCut = false;
+        for (const RateTrace::Change& c : flow)
+        {
+            double next = double(c.bps);
+            if (next < 1e6)
+            {
+                break;
+            }
+            if (next < rc)
+            {
+                clampRt = rc;
+                if (increasedSinceCut)
+                {
+                    mlxRt = rc;
+                }
+                increasedSinceCut = false;
+                firstAfterCut = true;
+            }
+            else if (firstAfterCut)
+            {
+                ++out.increases;
+                double byClamp = (clampRt + rc) / 2;
+                double byMlx = (mlxRt + rc) / 2;
+                out.clampMatches += std::abs(next - byClamp) <= 2;
+                out.mlxMatches += std::abs(next - byMlx) <= 2;
+                out.differ += std::abs(byClamp - byMlx) > 2;
+                firstAfterCut = false;
+                increasedSinceCut = true;
+            }
+            else
+            {
+                increasedSinceCut = true;
+            }
+            rc = next;
+        }
+    }
+    return out;
+}
+
+/**
+ * \param trace a run \param period a decrease interval
+ * \return {cuts, cuts whose distance to the flow's first cut is not a
+ * multiple of \p period, cuts closer than \p period to the previous one}
+ */
+std::array<uint32_t, 3>
+CheckCutTimes(const RateTrace& trace, Time period)
+{
+    std::array<uint32_t, 3> out{0, 0, 0};
+    for (const std::vector<RateTrace::Change>& flow : trace.flows)
+    {
+        uint64_t previous = 10000000000ULL; // the line rate, 10 Gb/s
+        std::optional<Time> first;
+        std::optional<Time> last;
+        for (const RateTrace::Change& c : flow)
+        {
+            if (c.bps < previous)
+            {
+                ++out[0];
+                if (!first)
+                {
+                    first = c.at;
+                }
+                out[1] += (c.at - *first).GetTimeStep() % period.GetTimeStep() != 0;
+                out[2] += last && c.at - *last < period;
+                last = c.at;
+            }
+            previous = c.bps;
+        }
+    }
+    return out;
+}
+
+/**
+ * \ingroup tagger-tests
+ * DCQCN's two Mellanox variants (ClampTargetRate false, RateDecreaseInterval
+ * > 0), checked from the rate trace of a 16-to-1 incast, each against the
+ * rule it must follow and the one it must not:
+ *  - the first increase after a cut is fast recovery, Rc' = (Rt + Rc) / 2.
+ *    Replaying the rates seen, "every cut sets Rt = Rc" (the DCQCN paper)
+ *    and "only a cut after an increase does" (Mellanox) predict it; with
+ *    ClampTargetRate true every such increase fits the first rule, false
+ *    every one the second, and there are increases where they differ;
+ *  - with RateDecreaseInterval 50 us the cuts of a flow fall on a 50 us
+ *    grid from its first cut; with 0 and a CNP for every marked packet
+ *    (CnpInterval 0) some cuts come closer than 50 us.
+ */
+class RdmaDcqcnVariantTestCase : public TestCase
+{
+  public:
+    RdmaDcqcnVariantTestCase()
+        : TestCase("RDMA: DCQCN ClampTargetRate and RateDecreaseInterval, from the rate trace")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double line = 10e9;
+        ClampCheck paper = CheckClamp(RunRateTrace(true, Time(0), MicroSeconds(50)), line);
+        ClampCheck mlx = CheckClamp(RunRateTrace(false, Time(0), MicroSeconds(50)), line);
+        NS_TEST_EXPECT_MSG_GT(paper.increases, 10, "too few increases after a cut to tell");
+        NS_TEST_EXPECT_MSG_EQ(paper.clampMatches, paper.increases, "clamp: Rt = Rc at each cut");
+        NS_TEST_EXPECT_MSG_GT(mlx.differ, 0, "no increase where the two rules differ");
+        NS_TEST_EXPECT_MSG_EQ(mlx.mlxMatches, mlx.increases, "no clamp: Rt kept over a train");
+        NS_TEST_EXPECT_MSG_LT(mlx.clampMatches, mlx.increases, "no clamp looks like clamp");
+
+        const Time period = MicroSeconds(50);
+        std::array<uint32_t, 3> timed = CheckCutTimes(RunRateTrace(true, period, Time(0)), period);
+        NS_TEST_EXPECT_MSG_GT(timed[0], 16, "too few cuts");
+        NS_TEST_EXPECT_MSG_EQ(timed[1], 0, "a cut off the 50 us grid");
+        NS_TEST_EXPECT_MSG_EQ(timed[2], 0, "two cuts closer than 50 us");
+        std::array<uint32_t, 3> each = CheckCutTimes(RunRateTrace(true, Time(0), Time(0)), period);
+        NS_TEST_EXPECT_MSG_GT(each[2], 0, "every CNP cuts: some cuts should be closer than 50 us");
+    }
+};
+
 std::vector<TestCase*>
 MakeRdmaTestCases()
 {
@@ -1253,6 +1462,7 @@ MakeRdmaTestCases()
             new RdmaPfcIncastTestCase(false),
             new RdmaLossyIncastTestCase,
             new RdmaDcqcnTestCase,
+            new RdmaDcqcnVariantTestCase,
             new RdmaGoBackNTestCase,
             new RdmaRtoIdleTestCase,
             new RdmaCsvTestCase,

@@ -8,6 +8,7 @@
  * line is refused with one message naming the file, the line and the fault.
  */
 
+#include "tagger-io-hpcc-config.h"
 #include "tagger-io-hpcc.h"
 #include "tagger-io.h"
 #include "tagger-topology-generators.h"
@@ -561,4 +562,110 @@ TEST(HpccDataTest, ShippedFatTreeAndIncast)
         EXPECT_EQ(flows[i].sizeBytes, 10000000u);
         EXPECT_EQ(flows[i].startSeconds, 2.0);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Config files (tagger-io-hpcc-config.h)
+// ---------------------------------------------------------------------------
+
+namespace
+{
+
+/// \param text a config file's text \return it read, as "cfg"
+HpccConfig
+Config(const std::string& text)
+{
+    std::istringstream in(text);
+    return HpccConfig(in, "cfg");
+}
+
+} // namespace
+
+TEST(HpccConfigTest, ValuesByHand)
+{
+    HpccConfig c = Config("ENABLE_QCN 1\n"
+                          "\n"
+                          "RP_TIMER 900 \n"
+                          "EWMA_GAIN 0.00390625\n"
+                          "RATE_AI 40Mb/s\n"
+                          "MIN_RATE 1Gbps\n"
+                          "FLOW_FILE mix/flow.txt\n"
+                          "KMIN_MAP 3 25000000000 100 50Gb/s 200 100000000000 400\n"
+                          "LINK_DOWN 5 1 2\n"
+                          "SOME_NEW_KEY a b c\n");
+    ASSERT_EQ(c.GetLines().size(), 9u);
+    EXPECT_EQ(c.GetLines()[1].key, "RP_TIMER");
+    EXPECT_EQ(c.GetLines()[1].line, 3u);
+    EXPECT_EQ(c.GetUnsigned("ENABLE_QCN", 0, 1), 1u);
+    EXPECT_DOUBLE_EQ(c.GetNumber("RP_TIMER", 0, 1e6), 900);
+    EXPECT_DOUBLE_EQ(c.GetNumber("EWMA_GAIN", 0, 1), 1.0 / 256);
+    EXPECT_EQ(c.GetRate("RATE_AI"), 40000000u);
+    EXPECT_EQ(c.GetRate("MIN_RATE"), 1000000000u);
+    EXPECT_EQ(c.GetString("FLOW_FILE"), "mix/flow.txt");
+    std::vector<std::pair<uint64_t, double>> kmin = c.GetRateMap("KMIN_MAP", 0, 1e6);
+    ASSERT_EQ(kmin.size(), 3u);
+    EXPECT_EQ(kmin[0], std::make_pair(uint64_t(25000000000), 100.0));
+    EXPECT_EQ(kmin[1], std::make_pair(uint64_t(50000000000), 200.0));
+    EXPECT_EQ(kmin[2], std::make_pair(uint64_t(100000000000), 400.0));
+    EXPECT_EQ(c.GetUnsignedList("LINK_DOWN", 3), (std::vector<uint64_t>{5, 1, 2}));
+    EXPECT_TRUE(c.Has("SOME_NEW_KEY"));
+    EXPECT_FALSE(c.Has("CC_MODE"));
+    EXPECT_EQ(c.Where("LINK_DOWN"), "cfg:9: LINK_DOWN");
+    EXPECT_EQ(c.GetWarning(), "");
+}
+
+TEST(HpccConfigTest, RepeatedKeyLastWinsWithAWarning)
+{
+    HpccConfig c = Config("CC_MODE 3\nRP_TIMER 55\nCC_MODE 1\n");
+    ASSERT_EQ(c.GetLines().size(), 2u);
+    EXPECT_EQ(c.GetUnsigned("CC_MODE", 0, 100), 1u);
+    EXPECT_EQ(c.Where("CC_MODE"), "cfg:3: CC_MODE");
+    EXPECT_TRUE(HasSubstr(c.GetWarning(), "cfg:3: CC_MODE repeats line 1"));
+}
+
+TEST(HpccConfigTest, BadValuesNamed)
+{
+    EXPECT_TRUE(
+        HasSubstr(ErrorOf([] { Config("RP_TIMER 55\n12 34\n"); }), "cfg:2: '12' is not a KEY"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([] { Config("rp_timer 55\n"); }), "cfg:1: 'rp_timer'"));
+    HpccConfig c = Config("RP_TIMER abc\n"
+                          "EWMA_GAIN 2\n"
+                          "BUFFER_SIZE 1 2\n"
+                          "RATE_AI fast\n"
+                          "KMAX_MAP 2 40000000000 200\n"
+                          "PMAX_MAP 2 40000000000 0.1 40Gbps 0.2\n"
+                          "LINK_DOWN 1 x 2\n"
+                          "HAS_WIN 99999999999999999999999\n"
+                          "KMIN_MAP 1 40000000000 -5\n");
+    EXPECT_EQ(ErrorOf([&] { c.GetNumber("RP_TIMER", 0, 10); }),
+              "cfg:1: RP_TIMER: 'abc' is not a number in [0, 10]");
+    EXPECT_EQ(ErrorOf([&] { c.GetNumber("EWMA_GAIN", 0, 1); }),
+              "cfg:2: EWMA_GAIN: '2' is not a number in [0, 1]");
+    EXPECT_EQ(ErrorOf([&] { c.GetUnsigned("BUFFER_SIZE", 1, 100); }),
+              "cfg:3: BUFFER_SIZE: expected 1 value, found 2");
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { c.GetRate("RATE_AI"); }), "cfg:4: RATE_AI: rate 'fast'"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { c.GetRateMap("KMAX_MAP", 0, 1e6); }),
+                          "cfg:5: KMAX_MAP: expected a count n >= 1 and n (link rate, value) "
+                          "pairs, found 3 values"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { c.GetRateMap("PMAX_MAP", 0, 1); }),
+                          "cfg:6: PMAX_MAP: pair 2: rate 40Gbps is given twice"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { c.GetUnsignedList("LINK_DOWN", 3); }),
+                          "cfg:7: LINK_DOWN: 'x' is not a whole number"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { c.GetUnsigned("HAS_WIN", 0, ~uint64_t(0)); }),
+                          "cfg:8: HAS_WIN: '99999999999999999999999' is not a whole number"));
+    EXPECT_TRUE(HasSubstr(ErrorOf([&] { c.GetRateMap("KMIN_MAP", 0, 1e6); }),
+                          "cfg:9: KMIN_MAP: pair 1: '-5' is not a number in [0, 1e+06]"));
+    EXPECT_EQ(ErrorOf([&] { c.GetString("CC_MODE"); }), "cfg: no CC_MODE line");
+    EXPECT_TRUE(HasSubstr(ErrorOf([] { HpccConfig::ReadFile("/nonexistent/config.txt"); }),
+                          "cannot open HPCC config file '/nonexistent/config.txt'"));
+}
+
+TEST(HpccConfigTest, CcModeNames)
+{
+    EXPECT_EQ(GetHpccCcModeName(1), "DCQCN");
+    EXPECT_EQ(GetHpccCcModeName(3), "HPCC");
+    EXPECT_EQ(GetHpccCcModeName(7), "TIMELY");
+    EXPECT_EQ(GetHpccCcModeName(8), "DCTCP");
+    EXPECT_EQ(GetHpccCcModeName(10), "HPCC-PINT");
+    EXPECT_EQ(GetHpccCcModeName(2), "");
 }
