@@ -135,6 +135,12 @@ RdmaNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RdmaNic::m_dcqcn),
                           MakeBooleanChecker())
+            .AddAttribute("InitialPsn",
+                          "PSN of every queue pair's first packet (an RC queue pair may start "
+                          "anywhere in the 24-bit range; both ends must agree).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_initialPsn),
+                          MakeUintegerChecker<uint32_t>(0, 0xffffff))
             .AddAttribute("AckInterval",
                           "ACK coalescing: acknowledge every this many in-order packets "
                           "(packets; the last packet of a message is always acknowledged).",
@@ -260,6 +266,7 @@ RdmaNic::RdmaNic()
     : m_payloadSize(1000),
       m_ttl(64),
       m_dcqcn(true),
+      m_initialPsn(0),
       m_ackInterval(4),
       m_ackDelay(MicroSeconds(10)),
       m_controlDscp(64),
@@ -533,7 +540,7 @@ RdmaNic::BuildData(SendQp& qp, uint32_t psn)
         bth.SetOpcode(last ? RoceBthHeader::RC_SEND_LAST : RoceBthHeader::RC_SEND_MIDDLE);
     }
     bth.SetDestQp(qp.id + kQpnBase);
-    bth.SetPsn(psn & kPsnMask);
+    bth.SetPsn((psn + m_initialPsn) & kPsnMask);
     bth.SetAckRequest(last);
     p->AddHeader(bth);
     UdpHeader udp;
@@ -577,7 +584,7 @@ RdmaNic::QueueControl(Ipv4Address dst,
     RoceBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(destQp);
-    bth.SetPsn(psn & kPsnMask);
+    bth.SetPsn((opcode == RoceBthHeader::CNP ? psn : psn + m_initialPsn) & kPsnMask);
     if (opcode == RoceBthHeader::CNP)
     {
         bth.SetBecn(true);
@@ -679,7 +686,9 @@ RdmaNic::PullPacket(uint8_t pausedMask)
 bool
 RdmaNic::WindowFull(const SendQp& qp) const
 {
-    return m_maxInflight > 0 && uint64_t(qp.next - qp.una) * m_payloadSize >= m_maxInflight;
+    uint32_t inFlight = qp.next - qp.una;
+    return inFlight >= kMaxPacketsInFlight ||
+           (m_maxInflight > 0 && uint64_t(inFlight) * m_payloadSize >= m_maxInflight);
 }
 
 void
@@ -791,7 +800,7 @@ RdmaNic::ReceivePacket(Ptr<Packet> packet)
         {
             RoceAethHeader aeth;
             p->RemoveHeader(aeth);
-            OnAck(*m_send[id], bth.GetPsn(), aeth.IsNak());
+            OnAck(*m_send[id], (bth.GetPsn() - m_initialPsn) & kPsnMask, aeth.IsNak());
         }
         return true;
     }
@@ -835,7 +844,7 @@ RdmaNic::OnData(Ipv4Address src,
         ++m_cnpsSent;
         QueueControl(src, sport, qp.dscp, RoceBthHeader::CNP, bth.GetDestQp(), 0, 0);
     }
-    uint32_t psn = Unwrap(qp.expected, bth.GetPsn());
+    uint32_t psn = Unwrap(qp.expected, (bth.GetPsn() - m_initialPsn) & kPsnMask);
     uint8_t op = bth.GetOpcode();
     bool last = op == RoceBthHeader::RC_SEND_LAST || op == RoceBthHeader::RC_SEND_ONLY;
     if (psn == qp.expected)

@@ -144,11 +144,21 @@ class RdmaNic : public Object
     ~RdmaNic() override;
 
     /**
-     * Most data packets one flow may have: 2^23 - 1.  The BTH carries a 24-bit
-     * PSN, and go-back-N tells a PSN ahead from one behind within half that
-     * range; AddFlow refuses a longer flow.
+     * Most data packets one flow may have: 2^32 - 2 (a queue pair counts its
+     * packets in 32 bits); AddFlow refuses a longer flow.  The BTH carries a
+     * 24-bit PSN, which wraps: each end reads a PSN as the packet index
+     * nearest the one it expects, so a sender never has more than
+     * kMaxPacketsInFlight packets sent and not acknowledged.
      */
-    static constexpr uint64_t kMaxFlowPackets = (uint64_t(1) << 23) - 1;
+    static constexpr uint64_t kMaxFlowPackets = (uint64_t(1) << 32) - 2;
+
+    /**
+     * Most packets a queue pair has sent and not seen acknowledged: 2^23 - 1,
+     * half the 24-bit PSN range, so that a PSN ahead of the one expected is
+     * told from one behind (a full window waits for an ACK, as with
+     * MaxBytesInFlight).
+     */
+    static constexpr uint32_t kMaxPacketsInFlight = (uint32_t(1) << 23) - 1;
 
     /**
      * The most bytes one flow may carry: kMaxFlowPackets full packets of the
@@ -286,7 +296,8 @@ class RdmaNic : public Object
     void RestartRto(SendQp& qp);          //!< \param qp sender: (re)arm the RTO
     void Finish(SendQp& qp);              //!< \param qp sender: flow done
     void ScheduleWake(Time at);           //!< \param at ask the device again then
-    /// \param qp sender \return MaxBytesInFlight is set and its sent, unacknowledged bytes reach it
+    /// \param qp sender \return its sent, unacknowledged packets reach kMaxPacketsInFlight, or
+    /// MaxBytesInFlight is set and their bytes reach it
     bool WindowFull(const SendQp& qp) const;
     void Wake(); //!< wake event
     /// \param qp sender \return the default ideal FCT (serialisation at line rate)
@@ -303,6 +314,7 @@ class RdmaNic : public Object
     uint32_t m_payloadSize;  //!< PayloadSize
     uint8_t m_ttl;           //!< Ttl
     bool m_dcqcn;            //!< Dcqcn
+    uint32_t m_initialPsn;   //!< InitialPsn
     uint32_t m_ackInterval;  //!< AckInterval
     Time m_ackDelay;         //!< AckDelay
     uint32_t m_controlDscp;  //!< ControlDscp (64: echo)

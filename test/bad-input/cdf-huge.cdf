@@ -1,3 +1,3 @@
 # a flow-size CDF whose largest size is more than one RoCE flow carries
 1000 0
-10000000000 1
+5000000000000 1

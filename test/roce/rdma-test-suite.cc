@@ -48,6 +48,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
@@ -58,10 +59,12 @@
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tagger-topology-generators.h"
 #include "ns3/test.h"
+#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -781,6 +784,27 @@ struct FlapResult
     uint64_t duplicates = 0;    //!< out-of-order / duplicate packets at host 0
     uint64_t retransmitted = 0; //!< packets host 1 sent again
     uint64_t timeouts = 0;      //!< RTOs of host 1
+    uint64_t highPsns = 0;      //!< data packets host 1 sent with a PSN of 0xffff00 or more
+    uint64_t lowPsns = 0;       //!< data packets host 1 sent with a PSN below 0x100
+
+    /// PhyTxBegin sink of host 1: count the PSNs of data frames near both
+    /// ends of the 24-bit range, read from the frame's bytes (Ethernet,
+    /// optional 802.1Q tag, IPv4, UDP to 4791, BTH: opcode, then PSN in
+    /// bytes 9..11). \param out the counts \param frame the frame sent
+    static void CountPsn(FlapResult* out, Ptr<const Packet> frame)
+    {
+        std::vector<uint8_t> b = tagger::test::BytesOf(frame);
+        std::size_t ip = (b.size() > 13 && b[12] == 0x81 && b[13] == 0x00) ? 18 : 14;
+        std::size_t bth = ip + 20 + 8;
+        if (b.size() < bth + 12 || b[ip - 2] != 0x08 || b[ip - 1] != 0x00 || b[ip + 9] != 17 ||
+            (b[ip + 22] << 8 | b[ip + 23]) != 4791 || b[bth] > RoceBthHeader::RC_SEND_ONLY)
+        {
+            return; // not a RoCEv2 data frame
+        }
+        uint32_t psn = uint32_t(b[bth + 9]) << 16 | uint32_t(b[bth + 10]) << 8 | b[bth + 11];
+        out->highPsns += psn >= 0xffff00;
+        out->lowPsns += psn < 0x100;
+    }
 };
 
 /**
@@ -790,19 +814,26 @@ struct FlapResult
  * \return the outcome
  */
 FlapResult
-RunFlap(uint64_t bytes, Time down)
+RunFlap(uint64_t bytes, Time down, uint32_t initialPsn)
 {
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(1);
     NetConfig cfg;
     RdmaNet n(cfg);
+    FlapResult out;
+    for (uint32_t h : {0u, 1u})
+    {
+        n.rdma.GetNic(h)->SetAttribute("InitialPsn", UintegerValue(initialPsn));
+    }
+    n.net.GetHostDevice(1)->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        MakeBoundCallback(&FlapResult::CountPsn, &out));
     n.rdma.AddFlow(1, 0, bytes, MicroSeconds(10));
     Ptr<PfcChannel> link = n.net.GetHostDevice(1)->GetPfcChannel();
     Simulator::Schedule(down, &PfcChannel::SetLinkUp, link, false);
     Simulator::Schedule(down + MicroSeconds(2), &PfcChannel::SetLinkUp, link, true);
     Simulator::Stop(MilliSeconds(10));
     Simulator::Run();
-    FlapResult out;
     out.record = n.rdma.GetFlowRecords().at(0);
     out.delivered = n.rdma.GetNic(0)->GetBytesDelivered();
     out.naks = n.rdma.GetNic(0)->GetNaksSent();
@@ -850,16 +881,29 @@ RunFlap(uint64_t bytes, Time down)
 class RdmaGoBackNTestCase : public TestCase
 {
   public:
-    RdmaGoBackNTestCase()
-        : TestCase("RDMA: go-back-N by NAK after a link flap and by RTO after a tail loss, exact "
-                   "FCTs")
+    /// \param initialPsn the NICs' InitialPsn
+    RdmaGoBackNTestCase(uint32_t initialPsn)
+        : TestCase(initialPsn == 0
+                       ? "RDMA: go-back-N by NAK after a link flap and by RTO after a tail loss, "
+                         "exact FCTs"
+                       : "RDMA: the same with the PSN wrapping between the two packets lost "
+                         "(InitialPsn 2^24 - 115): the same counts and FCTs"),
+          m_initialPsn(initialPsn)
     {
     }
 
   private:
+    uint32_t m_initialPsn; //!< InitialPsn of both NICs
+
     void DoRun() override
     {
-        FlapResult a = RunFlap(1000000, MicroSeconds(10) + NanoSeconds(100000));
+        FlapResult a = RunFlap(1000000, MicroSeconds(10) + NanoSeconds(100000), m_initialPsn);
+        // 1000 packets from PSN m_initialPsn: with 2^24 - 115, packet 115 has PSN 0.
+        const bool wrapped = a.lowPsns > 0 && a.highPsns > 0;
+        NS_TEST_EXPECT_MSG_EQ(wrapped,
+                              (m_initialPsn != 0),
+                              "(a) PSNs on the wire: " << a.highPsns << " high, " << a.lowPsns
+                                                       << " low");
         NS_TEST_EXPECT_MSG_EQ(a.record.finished, true, "(a) not finished");
         NS_TEST_EXPECT_MSG_EQ(a.delivered, 1000000, "(a) bytes delivered");
         NS_TEST_EXPECT_MSG_EQ(a.naks, 1, "(a) NAKs");
@@ -874,7 +918,7 @@ class RdmaGoBackNTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(fctA, int64_t(880342), int64_t(896), "(a) FCT by hand");
         NS_TEST_EXPECT_MSG_EQ(a.record.fct.GetNanoSeconds(), fctA, "(a) FCT");
 
-        FlapResult b = RunFlap(100000, MicroSeconds(10) + NanoSeconds(86000));
+        FlapResult b = RunFlap(100000, MicroSeconds(10) + NanoSeconds(86000), m_initialPsn);
         NS_TEST_EXPECT_MSG_EQ(b.record.finished, true, "(b) not finished");
         NS_TEST_EXPECT_MSG_EQ(b.delivered, 100000, "(b) bytes delivered");
         NS_TEST_EXPECT_MSG_EQ(b.naks, 0, "(b) NAKs: nothing follows the lost tail");
@@ -1452,6 +1496,39 @@ class RdmaDcqcnVariantTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup tagger-tests
+ * A flow far beyond the 24-bit PSN range: 10^12 bytes (10^9 packets, the
+ * PSN wraps 59 times over it), as ns3-datacenter's flow files hold, is
+ * accepted; the limit is 2^32 - 2 packets, 4,294,967,294,000 bytes with
+ * 1000-byte payloads (by hand).  In 200 us at 10 Gb/s it delivers about
+ * 200 us / 866 ns = 230 packets, and stays active.
+ */
+class RdmaHugeFlowTestCase : public TestCase
+{
+  public:
+    RdmaHugeFlowTestCase()
+        : TestCase("RDMA: a 10^12-byte flow is accepted (32-bit packet count, PSNs wrap)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(RdmaNic::GetMaxFlowBytes(), 4294967294000ULL, "limit");
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        n.rdma.AddFlow(1, 0, 1000000000000ULL, MicroSeconds(10));
+        Simulator::Stop(MicroSeconds(210));
+        Simulator::Run();
+        uint64_t delivered = n.rdma.GetNic(0)->GetBytesDelivered();
+        NS_TEST_EXPECT_MSG_GT(delivered, 200000, "too little delivered");
+        NS_TEST_EXPECT_MSG_LT(delivered, 240000, "too much delivered");
+        NS_TEST_EXPECT_MSG_EQ(n.rdma.GetActiveFlows(), 1, "active");
+        Simulator::Destroy();
+    }
+};
+
 std::vector<TestCase*>
 MakeRdmaTestCases()
 {
@@ -1463,9 +1540,11 @@ MakeRdmaTestCases()
             new RdmaLossyIncastTestCase,
             new RdmaDcqcnTestCase,
             new RdmaDcqcnVariantTestCase,
-            new RdmaGoBackNTestCase,
+            new RdmaGoBackNTestCase(0),
+            new RdmaGoBackNTestCase((uint32_t(1) << 24) - 115),
             new RdmaRtoIdleTestCase,
             new RdmaCsvTestCase,
             new RdmaTsharkTestCase,
-            new RdmaZeroFctTestCase};
+            new RdmaZeroFctTestCase,
+            new RdmaHugeFlowTestCase};
 }
