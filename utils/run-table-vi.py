@@ -135,6 +135,49 @@ def run_cell(binary, args, path):
     return None
 
 
+def run_parallel(binary, todo, jobs):
+    """Run every (name, args, path, ...) of todo with run_cell on `jobs`
+    threads, printing a progress line with the time left after each.
+    Returns (the errors, the wall time in seconds)."""
+    start = time.time()
+    done = [0]
+    lock = threading.Lock()
+
+    def one(run):
+        err = run_cell(binary, run[1], run[2])
+        with lock:
+            done[0] += 1
+            elapsed = time.time() - start
+            left = elapsed / done[0] * (len(todo) - done[0])
+            sys.stdout.write("[%d/%d] %s %s after %.0f s, about %.0f s to go\n"
+                             % (done[0], len(todo), run[0], err or "done", elapsed, left))
+            sys.stdout.flush()
+        return err
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        errors = [e for e in pool.map(one, todo) if e]
+    return errors, time.time() - start
+
+
+def record_session(state, ran, jobs, elapsed):
+    """Each invocation that ran something leaves its wall time in the state
+    folder, so that a table resumed over several invocations states them
+    all.  Returns [runs, the job counts used, wall seconds] over them."""
+    invocations = os.path.join(state, "invocations.txt")
+    if ran:
+        with open(invocations, "a") as f:
+            f.write("%d %d %.1f\n" % (ran, jobs, elapsed))
+    session = [0, set(), 0.0]
+    if os.path.exists(invocations):
+        with open(invocations) as f:
+            for line in f:
+                runs, used, seconds = line.split()
+                session[0] += int(runs)
+                session[1].add(int(used))
+                session[2] += float(seconds)
+    return session
+
+
 def format_loss(c):
     """'0 of N (< 3/N)' when no seed lost a packet, else the mean with its
     95 % interval over the seeds."""
@@ -320,38 +363,8 @@ def main():
     todo = [c for c in cells if parse_result(c[2]) is None]
     print("run-table-vi: %d runs (%d seeds per cell), %d done before, %d to run on %d jobs"
           % (len(cells), opt.seeds, len(cells) - len(todo), len(todo), opt.jobs))
-    start = time.time()
-    done = [0]
-    lock = threading.Lock()
-
-    def one(cell):
-        err = run_cell(binary, cell[1], cell[2])
-        with lock:
-            done[0] += 1
-            elapsed = time.time() - start
-            left = elapsed / done[0] * (len(todo) - done[0])
-            sys.stdout.write("[%d/%d] %s %s after %.0f s, about %.0f s to go\n"
-                             % (done[0], len(todo), cell[0], err or "done", elapsed, left))
-            sys.stdout.flush()
-        return err
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=opt.jobs) as pool:
-        errors = [e for e in pool.map(one, todo) if e]
-    elapsed = time.time() - start
-    # Each invocation that ran something leaves its wall time in the state
-    # folder, so that a table resumed over several invocations states them all.
-    invocations = os.path.join(opt.state, "invocations.txt")
-    if todo:
-        with open(invocations, "a") as f:
-            f.write("%d %d %.1f\n" % (len(todo), opt.jobs, elapsed))
-    session = [0, set(), 0.0]
-    if os.path.exists(invocations):
-        with open(invocations) as f:
-            for line in f:
-                runs, jobs, seconds = line.split()
-                session[0] += int(runs)
-                session[1].add(int(jobs))
-                session[2] += float(seconds)
+    errors, elapsed = run_parallel(binary, todo, opt.jobs)
+    session = record_session(opt.state, len(todo), opt.jobs, elapsed)
     per_cell = {}
     finished = 0
     for c in cells:

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Check utils/run-loss-sweep.py on a tiny sweep: two run lengths, two seeds,
+one configuration, 8 senders.  The CSV's mean loss rate, packet and drop
+sums per value must equal what this script computes itself from the RESULT
+lines the runs left in the state folder; the table has one row per value; a
+second invocation runs nothing (the sweep resumes from its state); an output
+that is the state folder is refused.
+
+Usage: loss-sweep-test.py BINARY SOURCE_DIR WORK_DIR
+"""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+
+def fail(why):
+    print("loss-sweep-test: FAIL: " + why)
+    sys.exit(1)
+
+
+def main():
+    binary, source, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    state = os.path.join(work, "state")
+    cmd = [sys.executable, os.path.join(source, "utils", "run-loss-sweep.py"), "--bin", binary,
+           "--param", "packets", "--values", "20000,40000", "--modes", "tagger1",
+           "--senders", "8", "--seeds", "2", "--jobs", "2", "--state", state,
+           "--rst", os.path.join(work, "t.rst"), "--csv", os.path.join(work, "t.csv"),
+           "--plot", os.path.join(work, "t.plt")]
+    first = subprocess.run(cmd, capture_output=True, text=True)
+    if first.returncode != 0:
+        fail("sweep exit %d: %s" % (first.returncode, first.stdout + first.stderr))
+    # Independent summary from the runs' own RESULT lines.
+    expected = {}
+    for name in os.listdir(state):
+        if not name.endswith(".txt") or name == "invocations.txt":
+            continue
+        value = name.split("-")[1]
+        with open(os.path.join(state, name)) as f:
+            result = [l for l in f if l.startswith("RESULT ")][-1]
+        fields = dict(kv.split("=", 1) for kv in result.split()[1:])
+        e = expected.setdefault(value, {"rates": [], "packets": 0, "drops": 0})
+        e["rates"].append(int(fields["lossy_drops"]) / int(fields["packets"]))
+        e["packets"] += int(fields["packets"])
+        e["drops"] += int(fields["lossy_drops"])
+    if sorted(expected) != ["20000", "40000"] or any(len(e["rates"]) != 2
+                                                     for e in expected.values()):
+        fail("expected 2 seeds of 2 values in the state folder, found %s" % sorted(expected))
+    with open(os.path.join(work, "t.csv")) as f:
+        rows = list(csv.DictReader(f))
+    if len(rows) != 2:
+        fail("CSV rows: %d, expected 2" % len(rows))
+    for row in rows:
+        e = expected[row["value"]]
+        mean = sum(e["rates"]) / 2
+        if abs(float(row["mean"]) - mean) > 1e-9 + 1e-6 * mean:
+            fail("value %s: CSV mean %s, RESULT lines give %g" % (row["value"], row["mean"], mean))
+        if int(row["packets"]) != e["packets"] or int(row["lossy_drops"]) != e["drops"]:
+            fail("value %s: CSV sums differ from the RESULT lines" % row["value"])
+    with open(os.path.join(work, "t.rst")) as f:
+        rst = f.read()
+    if rst.count("\n   * - 20000\n") != 1 or rst.count("\n   * - 40000\n") != 1:
+        fail("the table lacks a row per value")
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    if again.returncode != 0 or "4 runs, 0 to run now" not in again.stdout:
+        fail("the second invocation ran again: " + again.stdout)
+    bad = cmd[:]
+    bad[bad.index("--csv") + 1] = state
+    refused = subprocess.run(bad, capture_output=True, text=True)
+    if refused.returncode == 0 or "is the --state folder" not in refused.stderr:
+        fail("an output on the state folder was not refused")
+    print("loss-sweep-test: OK (means, sums and rows as the RESULT lines give; resumed; "
+          "refused an output on the state folder)")
+
+
+if __name__ == "__main__":
+    main()
