@@ -436,6 +436,14 @@ TaggerCommandLine::Parse(int argc, char* argv[])
         {
             m_attributeArgs.emplace_back(arg.substr(2, eq - 2), arg.substr(eq + 1));
         }
+        else if (arg.compare(0, 2, "--") == 0)
+        {
+            const std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
+            for (Flag& flag : m_flags)
+            {
+                flag.given = flag.given || flag.name == name;
+            }
+        }
     }
     std::vector<char*> args(argv, argv + argc);
     args.erase(std::remove_if(args.begin() + std::min(argc, 1),
@@ -686,7 +694,7 @@ TaggerCommandLine::TakeFile(const std::string& name,
         }
         NS_ABORT_MSG_UNLESS(flag.kind == "input" || flag.kind == "output",
                             "TakeFile: --" << name << " is not a file flag");
-        if (flag.text != flag.defaultText)
+        if (flag.given)
         {
             return false;
         }
@@ -711,7 +719,7 @@ TaggerCommandLine::WasGiven(const std::string& name) const
     {
         if (flag.name == name)
         {
-            return flag.text != flag.defaultText && flag.origin.empty();
+            return flag.given;
         }
     }
     NS_ABORT_MSG("WasGiven: no flag --" << name);

@@ -274,7 +274,8 @@ class TaggerCommandLine
      * named elsewhere, e.g. by a config file line (\p origin, which starts
      * messages about it: "--config=config.txt: config.txt:9: FCT_OUTPUT_FILE",
      * so they name the flag that named the file), unless the command line
-     * gave the flag; then CheckFileFlags() applies to it as to a flag given.
+     * named the flag (WasGiven); then CheckFileFlags() applies to it as to a
+     * flag given.
      * \param name the flag \param path the file \param origin where it is named
      * \param variable the flag's variable, set to \p path when taken
      * \return whether \p path was taken (false: the command line gave the flag)
@@ -284,7 +285,7 @@ class TaggerCommandLine
                   const std::string& origin,
                   std::string& variable);
 
-    /// \param name a flag \return whether the command line gave it a value of its own
+    /// \param name a flag \return whether the command line named it (even with its default value)
     bool WasGiven(const std::string& name) const;
 
     /**
@@ -456,6 +457,7 @@ class TaggerCommandLine
         Checker check;                     //!< applied when text != defaultText
         std::vector<std::string> suffixes; //!< outputs: the files (prefix + suffix)
         std::string origin;                //!< where text came from when not the command line
+        bool given{false};                 //!< the command line named the flag
     };
 
     /// \param flag a flag \return "--name=text", or "origin (text)" for a file named elsewhere
