@@ -2,16 +2,17 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * tagger-order-bench: how many lossless tags the greedy merge (Tagger (ToN),
- * Algorithm 2) needs with each order of the transitions inside a level, and
- * with the default order search (tagger-greedy-search.h), on random sparse
- * switch graphs (one host per switch, shuffled port numbers) with a
+ * Algorithm 2) needs with each order of the transitions inside a level (over
+ * the HopGraph, and plain over the explicit paths), and with the default
+ * (tagger-greedy-search.h: the order search, the path scope with its repair
+ * step, and the exact solver where affordable), on random sparse switch
+ * graphs (one host per switch, shuffled port numbers) with a
  * destination-rooted shortest-path-tree ELP plus random loop-free paths.
- * Every output is verified; on graphs of at most --exact-max-switches
- * switches the exact minimum (Z3, when the library was built with it) gives
- * the default's gap.  Prints the tag histograms, the default against every
- * order, the gap, and ends with
- *   RESULT cases=<n> default_worse=<n> mean_tags_<order>=... exact_cases=<n>
- *          default_optimal=<n> default_miss1=<n> default_miss2=<n>
+ * Every output is verified.  Prints the tag histograms, the default against
+ * every order, how often it is proven optimal, its time per graph, and ends with
+ *   RESULT cases=<n> default_worse=<n> mean_tags_<order>=... optimal=<n>
+ *          above_best=<n> unproven_gap1=<n> unproven_gap2=<n> exact_cases=<n>
+ *          median_s=<s> max_s=<s>
  */
 
 #include "ns3/tagger-order-bench.h"
@@ -50,13 +51,19 @@ main(int argc, char* argv[])
                    cfg.search.restarts,
                    0,
                    10000);
+    cmd.AddInteger("exact-max-hops",
+                   "the default asks the exact solver up to this many path hops (0: never)",
+                   cfg.search.exactMaxHops,
+                   0,
+                   INT64_MAX);
     cmd.AddInteger("exact-max-switches",
-                   "exact minimum on graphs up to this many switches (0: never)",
+                   "a reference exact solve where the default did not ask one, up to this many "
+                   "switches (0: never)",
                    cfg.exactMaxSwitches,
                    0,
                    1000);
     cmd.AddInteger("exact-rlimit",
-                   "Z3's deterministic resource limit per tag count tried (0: none)",
+                   "Z3's deterministic resource limit per tag count of the reference solve",
                    cfg.exactResourceLimit,
                    0,
                    UINT32_MAX);
@@ -75,11 +82,13 @@ main(int argc, char* argv[])
     std::cout << "random sparse graphs: sizes " << cmd.GetText("sizes") << ", degree "
               << cfg.minDegree << " to " << cmd.GetText("max-degrees") << ", extra paths "
               << cmd.GetText("extra-paths") << ", " << cfg.graphs << " graphs each from seed "
-              << cfg.seed << "; default = best of local, paper, "
-              << "plain and " << cfg.search.restarts << " shuffled orders; exact minimum "
+              << cfg.seed << "; default = best of local, paper, plain and " << cfg.search.restarts
+              << " shuffled orders, then plain, heavy, conflict and " << cfg.search.pathRestarts
+              << " shuffled over the paths with the repair step, "
+              << "then the exact solver "
               << (tagger::ExactTagsAvailable()
-                      ? "(Z3) up to " + std::to_string(cfg.exactMaxSwitches) + " switches"
-                      : std::string("not built (no Z3)"))
+                      ? "(Z3) up to " + std::to_string(cfg.search.exactMaxHops) + " path hops"
+                      : std::string("(not built: no Z3)"))
               << "\n";
     auto progress = [](size_t done, size_t all) {
         if (done % 20 == 0 || done == all)

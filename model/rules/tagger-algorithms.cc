@@ -428,6 +428,10 @@ GetName(GreedyOrder order)
         return "plain";
     case GreedyOrder::SHUFFLED:
         break;
+    case GreedyOrder::HEAVY:
+        return "heavy";
+    case GreedyOrder::CONFLICT:
+        return "conflict";
     }
     return "shuffled";
 }
@@ -492,6 +496,11 @@ TagRules
 TagGreedy(const HopGraph& elp, const TaggingOptions& opt, GreedyStats& stats)
 {
     const uint64_t start = StartTags(opt.classes);
+    if (opt.order == GreedyOrder::HEAVY || opt.order == GreedyOrder::CONFLICT)
+    {
+        throw TaggerError("the greedy order " + GetName(opt.order) +
+                          " needs explicit paths (PathGreedy), not a HopGraph");
+    }
     return GreedyMerge(elp, opt, stats).Run(start);
 }
 

@@ -51,10 +51,20 @@ enum class GreedyOrder
      * each transition first fit as in LOCAL: the randomized restarts of the
      * order search (tagger-greedy-search.h).
      */
-    SHUFFLED
+    SHUFFLED,
+    /**
+     * Explicit paths only (PathGreedy): inside a level, the transitions most
+     * path instances take first.
+     */
+    HEAVY,
+    /**
+     * Explicit paths only (PathGreedy): inside a level, the transitions whose
+     * edge has the largest conflict degree first.
+     */
+    CONFLICT
 };
 
-/// The tagger-rules name of an order: "local", "paper", "plain", "shuffled".
+/// The tagger-rules name of an order: "local", "paper", "plain", "shuffled", "heavy", "conflict".
 std::string GetName(GreedyOrder order);
 
 /// Options of the tagging algorithms.

@@ -21,6 +21,19 @@ namespace tagger
 /// A path as node ids, from a source host to a destination host.
 using Path = std::vector<NodeId>;
 
+/**
+ * Which walks a set of rules is made for, and checked against.  The HopGraph
+ * merges the ELP's paths by (ingress port, level), so it also holds walks
+ * spliced from the prefix of one path and the suffix of another; rules for
+ * ElpScope::PATHS cover the explicit paths only (a spliced walk that is no
+ * ELP path may meet a hop without a rule there and go lossy).
+ */
+enum class ElpScope
+{
+    HOP_GRAPH, //!< every walk of the HopGraph (the ELP's paths and the walks spliced from them)
+    PATHS      //!< the explicit ELP paths only (PathGreedy, the exact solver's witness)
+};
+
 /// Highest hop level a HopGraph can hold (levels are bits 1..63 of a uint64_t).
 constexpr uint32_t kMaxLevel = 63;
 

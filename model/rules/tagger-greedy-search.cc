@@ -6,6 +6,7 @@
 
 #include "tagger-greedy-search.h"
 
+#include "tagger-greedy-paths.h"
 #include "tagger-parallel.h"
 
 #include <algorithm>
@@ -80,11 +81,12 @@ Better(const GreedyAttempt& a, const GreedyAttempt& b)
 std::string
 GetName(const GreedyAttempt& attempt, uint32_t restart)
 {
+    const std::string prefix = attempt.scope == ElpScope::PATHS ? "paths-" : "";
     if (attempt.order == GreedyOrder::SHUFFLED)
     {
-        return "shuffled#" + std::to_string(restart);
+        return prefix + "shuffled#" + std::to_string(restart);
     }
-    return GetName(attempt.order);
+    return prefix + GetName(attempt.order);
 }
 
 GreedySearchResult
@@ -145,6 +147,132 @@ TagGreedyBest(const HopGraph& elp, const TaggingOptions& opt, const GreedySearch
             }
         }
     }
+    return r;
+}
+
+namespace
+{
+
+/**
+ * The path scope of TagGreedyBest(Elp): the attempts in plan order within the
+ * budget, side by side on search.threads, the best by (tags, hops at the
+ * highest tag, plan order), then the repair step on it.  Replaces r's rules
+ * when the paths need fewer tags.
+ */
+void
+SearchPaths(const Elp& elp,
+            const TaggingOptions& opt,
+            const GreedySearchOptions& search,
+            GreedySearchResult& r)
+{
+    const PathGreedy greedy(elp.graph.GetTopology(), elp.paths, opt.classes);
+    std::vector<GreedyAttempt> plan;
+    for (GreedyOrder o : {GreedyOrder::PLAIN, GreedyOrder::HEAVY, GreedyOrder::CONFLICT})
+    {
+        plan.push_back(GreedyAttempt{o, ElpScope::PATHS});
+    }
+    for (uint32_t i = 0; i < search.pathRestarts; ++i)
+    {
+        GreedyAttempt a{GreedyOrder::SHUFFLED, ElpScope::PATHS};
+        a.seed = SplitMix64(search.seed + i);
+        plan.push_back(a);
+    }
+    const uint64_t hops = std::max<uint64_t>(1, greedy.GetHops());
+    const uint64_t runs =
+        search.maxPathWork == 0 ? ~0ULL : std::max<uint64_t>(1, search.maxPathWork / hops);
+    plan.resize(std::min<uint64_t>(plan.size(), runs));
+    std::vector<std::optional<PathGreedyRun>> done(plan.size());
+    ParallelFor(search.threads, plan.size(), 1, [&](std::size_t k) {
+        done[k].emplace(greedy.Run(plan[k].order, plan[k].seed));
+    });
+    size_t best = 0;
+    for (size_t k = 1; k < plan.size(); ++k)
+    {
+        if (std::make_tuple(done[k]->losslessTags, done[k]->topHops) <
+            std::make_tuple(done[best]->losslessTags, done[best]->topHops))
+        {
+            best = k;
+        }
+    }
+    r.pathAttempts = static_cast<uint32_t>(plan.size());
+    PathGreedyRun run = std::move(*done[best]);
+    const uint32_t before = run.losslessTags;
+    if (search.repair && runs > plan.size())
+    {
+        const uint64_t left = std::min<uint64_t>(runs - plan.size(), 1U << 30);
+        run = greedy.Repair(std::move(run),
+                            plan[best].order,
+                            plan[best].seed,
+                            r.lowerBound,
+                            static_cast<uint32_t>(left),
+                            &r.repairRuns);
+        r.repaired = run.losslessTags < before;
+    }
+    if (run.losslessTags < r.winner.losslessTags)
+    {
+        r.rules = std::move(run.rules);
+        r.scope = ElpScope::PATHS;
+        r.winner = plan[best];
+        r.winner.losslessTags = run.losslessTags;
+        r.winnerName = GetName(plan[best], best >= 3 ? static_cast<uint32_t>(best - 2) : 0) +
+                       (r.repaired ? "+repair" : "");
+        r.tcam = CountTcam(r.rules, search.threads, r.winner);
+    }
+}
+
+/// The exact solver's step of TagGreedyBest(Elp) (see there).
+void
+SolveExactly(const Elp& elp, const GreedySearchOptions& search, GreedySearchResult& r)
+{
+    const uint32_t tags = r.winner.losslessTags;
+    r.exactTried = true;
+    r.exact = MinimumLosslessTags(elp.graph.GetTopology(),
+                                  elp.paths,
+                                  r.lowerBound,
+                                  tags,
+                                  search.exactResourceLimit);
+    if (!r.exact.solved)
+    {
+        return;
+    }
+    r.optimal = true;
+    if (r.exact.minimum < tags && r.exact.hasWitness)
+    {
+        r.rules = std::move(r.exact.witness);
+        r.exact.witness = TagRules();
+        r.scope = ElpScope::PATHS;
+        r.winner = GreedyAttempt{GreedyOrder::PLAIN, ElpScope::PATHS};
+        r.winner.losslessTags = r.exact.minimum;
+        r.winnerName = "exact";
+        r.tcam = CountTcam(r.rules, search.threads, r.winner);
+    }
+}
+
+} // namespace
+
+GreedySearchResult
+TagGreedyBest(const Elp& elp, const TaggingOptions& opt, const GreedySearchOptions& search)
+{
+    // r.winner.losslessTags counts the rules' tags throughout (counting them again costs
+    // seconds on the largest inputs)
+    GreedySearchResult r = TagGreedyBest(elp.graph, opt, search);
+    r.lowerBound = TagLowerBound(elp.graph, opt.classes);
+    const bool stored = !elp.paths.empty() && elp.paths.size() == elp.pathCount;
+    if (stored && r.winner.losslessTags > r.lowerBound)
+    {
+        SearchPaths(elp, opt, search, r);
+    }
+    uint64_t hops = 0;
+    for (const Path& p : elp.paths)
+    {
+        hops += p.size() - 2;
+    }
+    if (stored && r.winner.losslessTags > r.lowerBound && opt.classes == 1 &&
+        ExactTagsAvailable() && hops <= search.exactMaxHops)
+    {
+        SolveExactly(elp, search, r);
+    }
+    r.optimal |= r.winner.losslessTags == r.lowerBound;
     return r;
 }
 

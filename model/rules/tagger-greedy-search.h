@@ -9,6 +9,7 @@
 
 #include "tagger-algorithms.h"
 #include "tagger-elp.h"
+#include "tagger-exact-tags.h"
 #include "tagger-rule-table.h"
 
 #include <cstdint>
@@ -44,6 +45,29 @@ constexpr uint32_t kDefaultRestarts = 64;
 constexpr uint64_t kDefaultSearchWork = 100000;
 
 /**
+ * Work budget of the path scope by default (TagGreedyBest on an Elp), in path
+ * hops times greedy runs (attempts and repair reruns): a random sparse graph
+ * of 50 switches with a tree ELP has about 10,000 hops (all 1,000 runs, about
+ * 2 ms each), one of 80 about 30,000 (333 runs).  Measured in
+ * doc/rules-table.rst.
+ */
+constexpr uint64_t kDefaultPathWork = 10000000;
+
+/// Shuffled restarts of the path scope by default.
+constexpr uint32_t kDefaultPathRestarts = 8;
+
+/**
+ * Largest ELP, in path hops, on which the search asks the exact solver by
+ * default: measured on random sparse graphs, 50 switches (about 10,000 hops)
+ * take 3 to 7 s and are solved within kDefaultExactResourceLimit, 65 (about
+ * 18,000) are not solved within it after 20 to 26 s (doc/rules-table.rst).
+ */
+constexpr uint64_t kDefaultExactMaxHops = 12000;
+
+/// Z3's deterministic resource limit per tag count tried, by default.
+constexpr uint64_t kDefaultExactResourceLimit = 200000000;
+
+/**
  * \ingroup tagger
  * \brief What the order search tries.
  *
@@ -66,19 +90,28 @@ struct GreedySearchOptions
     /// attempts run side by side; a round of one attempt compresses its TCAM on this many
     /// threads (the result does not depend on it)
     uint32_t threads{1};
+
+    // The path scope and the exact solver (TagGreedyBest on an Elp only).
+    uint32_t pathRestarts{kDefaultPathRestarts}; //!< SHUFFLED path-scope attempts
+    uint64_t maxPathWork{kDefaultPathWork};      //!< hops * runs budget of the path scope (0: none)
+    bool repair{true}; //!< run PathGreedy::Repair on the best path attempt
+    uint64_t exactMaxHops{kDefaultExactMaxHops}; //!< exact solver up to this many hops (0: never)
+    uint64_t exactResourceLimit{kDefaultExactResourceLimit}; //!< its rlimit per tag count
 };
 
 /// One attempt of the search and how good its rules are.
 struct GreedyAttempt
 {
     GreedyOrder order{GreedyOrder::LOCAL}; //!< the order
+    ElpScope scope{ElpScope::HOP_GRAPH};   //!< HopGraph (TagGreedy) or paths (PathGreedy)
     uint64_t seed{0};                      //!< SHUFFLED: its seed
     uint32_t losslessTags{0};              //!< TagRules::GetLosslessTags
     uint64_t maxTcam{0};                   //!< most TCAM entries at one node
     uint64_t sumTcam{0};                   //!< TCAM entries over all nodes
 };
 
-/// The name of an attempt: "local", "paper", "plain", "shuffled#3" (restart 3, from 1).
+/// The name of an attempt: "local", "paper", "plain", "shuffled#3" (restart 3, from 1);
+/// path-scope attempts start with "paths-".
 std::string GetName(const GreedyAttempt& attempt, uint32_t restart);
 
 /// The rules the search kept and how it went.
@@ -95,6 +128,18 @@ struct GreedySearchResult
     /// the winner's CompressTcamTable when the search counted TCAM entries (more than
     /// one attempt planned), else empty
     TcamTable tcam;
+
+    // TagGreedyBest on an Elp only (else as initialized).
+    ElpScope scope{ElpScope::HOP_GRAPH}; //!< what the rules cover (Verify with this scope)
+    uint32_t lowerBound{0};              //!< TagLowerBound(elp.graph, classes)
+    /// the rules' tag count is proven minimal: it equals lowerBound, or the exact
+    /// solver proved no fewer tags suffice for the explicit paths
+    bool optimal{false};
+    uint32_t pathAttempts{0}; //!< path-scope attempts run
+    uint32_t repairRuns{0};   //!< reruns the repair step spent
+    bool repaired{false};     //!< the repair step improved the best path attempt
+    bool exactTried{false};   //!< the exact solver was asked
+    ExactTagsResult exact;    //!< its answer (when tried)
 };
 
 /**
@@ -107,6 +152,26 @@ struct GreedySearchResult
  * other attempt run.
  */
 GreedySearchResult TagGreedyBest(const HopGraph& elp,
+                                 const TaggingOptions& opt,
+                                 const GreedySearchOptions& search = {});
+
+/**
+ * The default of tagger-rules: TagGreedyBest on elp.graph, then, when that
+ * needs more tags than TagLowerBound and every ELP path is stored, the path
+ * scope: PathGreedy with the orders plain, heavy, conflict and
+ * search.pathRestarts shuffled ones (seeds as above), all within
+ * search.maxPathWork, and the repair step on the best of them.  Path-scope
+ * rules replace the HopGraph's only when they need fewer lossless tags (they
+ * cover the paths only, ElpScope::PATHS).  Then, when the count is still
+ * above the lower bound, with one class, Z3 built in and at most
+ * search.exactMaxHops path hops, the exact solver (MinimumLosslessTags within
+ * search.exactResourceLimit): when it proves a smaller count its witness
+ * becomes the rules ("exact"), and when it proves the count minimal, or the
+ * count equals the lower bound, the result says optimal.  Deterministic for a
+ * given search.seed and any thread count (the wall-clock limit applies to the
+ * HopGraph search only).
+ */
+GreedySearchResult TagGreedyBest(const Elp& elp,
                                  const TaggingOptions& opt,
                                  const GreedySearchOptions& search = {});
 

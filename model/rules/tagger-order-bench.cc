@@ -6,10 +6,12 @@
 
 #include "tagger-order-bench.h"
 
+#include "tagger-greedy-paths.h"
 #include "tagger-topology-generators.h"
 #include "tagger-verifier.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -25,16 +27,25 @@ namespace
 
 const GreedyOrder kOrders[kBenchOrders] = {GreedyOrder::LOCAL,
                                            GreedyOrder::PAPER,
+                                           GreedyOrder::PLAIN,
                                            GreedyOrder::PLAIN};
+
+/// The name of order i of the comparison.
+std::string
+OrderName(uint32_t i)
+{
+    return i + 1 == kBenchOrders ? GetPathOrderName(kOrders[i]) : GetName(kOrders[i]);
+}
 
 /// Throw when rules fail the verifier (a bug of the library).
 void
 CheckVerified(const TagRules& rules,
               const Elp& elp,
               const OrderBenchCase& c,
-              const std::string& who)
+              const std::string& who,
+              ElpScope scope = ElpScope::HOP_GRAPH)
 {
-    const VerifyResult v = Verify(rules, elp, 1);
+    const VerifyResult v = Verify(rules, elp, 1, 1, scope);
     if (!v.ok)
     {
         throw TaggerError("order bench: " + who + " on switches=" + std::to_string(c.switches) +
@@ -54,7 +65,7 @@ RunCase(const OrderBenchConfig& config, OrderBenchCase& c)
     {
         AddRandomPaths(elp, topo, c.extraPaths, c.seed);
     }
-    for (uint32_t i = 0; i < kBenchOrders; ++i)
+    for (uint32_t i = 0; i + 1 < kBenchOrders; ++i)
     {
         TaggingOptions opt;
         opt.order = kOrders[i];
@@ -62,24 +73,27 @@ RunCase(const OrderBenchConfig& config, OrderBenchCase& c)
         CheckVerified(rules, elp, c, GetName(kOrders[i]));
         c.tags[i] = rules.GetLosslessTags();
     }
-    const GreedySearchResult best = TagGreedyBest(elp.graph, TaggingOptions(), config.search);
-    CheckVerified(best.rules, elp, c, "the order search");
+    const PathGreedyRun plain = PathGreedy(topo, elp.paths).Run(GreedyOrder::PLAIN);
+    CheckVerified(plain.rules, elp, c, OrderName(kBenchOrders - 1), ElpScope::PATHS);
+    c.tags[kBenchOrders - 1] = plain.losslessTags;
+    const auto start = std::chrono::steady_clock::now();
+    const GreedySearchResult best = TagGreedyBest(elp, TaggingOptions(), config.search);
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CheckVerified(best.rules, elp, c, "the default", best.scope);
     c.defaultTags = best.rules.GetLosslessTags();
     c.winner = best.winnerName;
-    c.lowerBound = TagLowerBound(elp.graph);
-    c.exactTried = ExactTagsAvailable() && c.switches <= config.exactMaxSwitches &&
-                   elp.paths.size() == elp.pathCount;
-    if (c.exactTried)
+    c.lowerBound = best.lowerBound;
+    c.optimal = best.optimal;
+    c.exactTried = best.exactTried;
+    c.exact = best.exact;
+    if (!c.optimal && !c.exactTried && ExactTagsAvailable() &&
+        c.switches <= config.exactMaxSwitches)
     {
-        uint32_t upper = c.defaultTags;
-        for (uint32_t t : c.tags)
-        {
-            upper = std::min(upper, t);
-        }
+        c.exactTried = true;
         c.exact = MinimumLosslessTags(topo,
                                       elp.paths,
-                                      std::min(c.lowerBound, upper),
-                                      upper,
+                                      c.lowerBound,
+                                      c.defaultTags,
                                       config.exactResourceLimit);
     }
 }
@@ -121,9 +135,8 @@ PrintHistograms(const std::vector<OrderBenchCase>& cases, std::ostream& s)
         {
             ++h[i < kBenchOrders ? c.tags[i] : c.defaultTags];
         }
-        s << "  " << std::left << std::setw(8)
-          << (i < kBenchOrders ? GetName(kOrders[i]) : "default") << std::right << Histogram(h)
-          << "\n";
+        s << "  " << std::left << std::setw(12) << (i < kBenchOrders ? OrderName(i) : "default")
+          << std::right << Histogram(h) << "\n";
     }
 }
 
@@ -143,9 +156,8 @@ PrintVersus(const std::vector<OrderBenchCase>& cases, std::ostream& s)
             equal += c.defaultTags == c.tags[i];
             better += c.defaultTags < c.tags[i];
         }
-        s << "  vs " << std::left << std::setw(6) << GetName(kOrders[i]) << std::right
-          << std::setw(5) << worse << " / " << std::setw(4) << equal << " / " << std::setw(4)
-          << better << "\n";
+        s << "  vs " << std::left << std::setw(12) << OrderName(i) << std::right << std::setw(5)
+          << worse << " / " << std::setw(4) << equal << " / " << std::setw(4) << better << "\n";
     }
     size_t worseThanAny = 0;
     for (const auto& c : cases)
@@ -157,51 +169,117 @@ PrintVersus(const std::vector<OrderBenchCase>& cases, std::ostream& s)
     return worseThanAny;
 }
 
-/// The default's gap to the exact minimum, over the cases where it is known.
-struct ExactGap
+/// How far the default is from the optimum.
+struct Optimality
 {
-    size_t solved{0};   //!< cases with the minimum known
-    size_t unsolved{0}; //!< cases out of the solver's resource limit
-    size_t optimal{0};  //!< the default needs the minimum
-    size_t miss1{0};    //!< one tag more
-    size_t miss2{0};    //!< two or more
+    size_t optimal{0};     //!< proven optimal (lower bound or exact solver)
+    size_t exactSolved{0}; //!< cases where an exact minimum is known
+    size_t aboveBest{0};   //!< a count below the default's is known
+    size_t unproven1{0};   //!< not proven, one tag above the lower bound
+    size_t unproven2{0};   //!< not proven, two or more above
 };
 
-/// The winning orders, the lower bound and the gap to the exact minimum.
-ExactGap
-PrintGap(const std::vector<OrderBenchCase>& cases, std::ostream& s)
+/// The best count known for a case: the default, every order, the exact minimum.
+uint32_t
+BestKnown(const OrderBenchCase& c)
+{
+    uint32_t best = c.defaultTags;
+    for (uint32_t t : c.tags)
+    {
+        best = std::min(best, t);
+    }
+    if (c.exactTried && c.exact.solved)
+    {
+        best = std::min(best, c.exact.minimum);
+    }
+    return best;
+}
+
+/// The winning attempts, optimality and gaps.
+Optimality
+PrintOptimality(const std::vector<OrderBenchCase>& cases, std::ostream& s)
 {
     std::map<std::string, size_t> winners;
     size_t atBound = 0;
-    ExactGap g;
+    Optimality o;
     for (const auto& c : cases)
     {
         ++winners[c.winner.substr(0, c.winner.find('#'))];
         atBound += c.defaultTags == c.lowerBound;
-        if (c.exactTried && !c.exact.solved)
+        o.optimal += c.optimal;
+        o.exactSolved += c.exactTried && c.exact.solved;
+        o.aboveBest += c.defaultTags > BestKnown(c);
+        if (!c.optimal)
         {
-            ++g.unsolved;
+            (c.defaultTags - c.lowerBound == 1 ? o.unproven1 : o.unproven2) += 1;
         }
-        if (!c.exactTried || !c.exact.solved)
-        {
-            continue;
-        }
-        ++g.solved;
-        const uint32_t gap = c.defaultTags - c.exact.minimum;
-        g.optimal += gap == 0;
-        g.miss1 += gap == 1;
-        g.miss2 += gap >= 2;
     }
-    s << "winning order of the default:";
+    s << "winning attempt of the default:";
     for (const auto& kv : winners)
     {
         s << " " << kv.first << " " << kv.second;
     }
-    s << "\ndefault at the lower bound (so optimal): " << atBound << " of " << cases.size() << "\n";
-    s << "exact minimum (Z3): " << g.solved << " cases solved, " << g.unsolved
-      << " out of the resource limit; default optimal in " << g.optimal << ", one tag more in "
-      << g.miss1 << ", two or more in " << g.miss2 << "\n";
-    return g;
+    s << "\ndefault proven optimal: " << o.optimal << " of " << cases.size() << " (" << atBound
+      << " at the lower bound, " << o.optimal - atBound
+      << " by the exact solver above it); exact minimum known in " << o.exactSolved << "\n";
+    s << "default above the best count known: " << o.aboveBest << "; not proven: " << o.unproven1
+      << " one tag above the lower bound, " << o.unproven2 << " two or more\n";
+    return o;
+}
+
+/// The median of v (0 when empty).
+double
+Median(std::vector<double> v)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/**
+ * One line per size: "SIZE switches=<n> cases=<n> optimal=<n> unproven=<n>
+ * mean_tags_plain=... mean_tags_paths-plain=... mean_tags_default=...
+ * median_s=... max_s=..." (the default's wall time per graph).  \return the
+ * median and the maximum time over all cases
+ */
+std::pair<double, double>
+PrintBySize(const std::vector<OrderBenchCase>& cases, std::ostream& s)
+{
+    std::map<uint32_t, std::vector<const OrderBenchCase*>> bySize;
+    std::vector<double> all;
+    for (const auto& c : cases)
+    {
+        bySize[c.switches].push_back(&c);
+        all.push_back(c.seconds);
+    }
+    for (const auto& [n, group] : bySize)
+    {
+        std::vector<double> t;
+        size_t optimal = 0;
+        double plain = 0;
+        double paths = 0;
+        double def = 0;
+        for (const OrderBenchCase* c : group)
+        {
+            t.push_back(c->seconds);
+            optimal += c->optimal;
+            plain += c->tags[2];
+            paths += c->tags[kBenchOrders - 1];
+            def += c->defaultTags;
+        }
+        const double k = static_cast<double>(group.size());
+        s << std::fixed << std::setprecision(3) << "SIZE switches=" << n
+          << " cases=" << group.size() << " optimal=" << optimal
+          << " unproven=" << group.size() - optimal << " mean_tags_plain=" << plain / k
+          << " mean_tags_paths-plain=" << paths / k << " mean_tags_default=" << def / k
+          << " median_s=" << Median(t) << " max_s=" << *std::max_element(t.begin(), t.end())
+          << "\n";
+    }
+    return {Median(all), all.empty() ? 0 : *std::max_element(all.begin(), all.end())};
 }
 
 } // namespace
@@ -245,17 +323,19 @@ PrintOrderBench(const std::vector<OrderBenchCase>& cases, std::ostream& os)
     std::ostringstream s;
     PrintHistograms(cases, s);
     const size_t worseThanAny = PrintVersus(cases, s);
-    const ExactGap gap = PrintGap(cases, s);
+    const Optimality o = PrintOptimality(cases, s);
+    const auto [median, max] = PrintBySize(cases, s);
     s << std::fixed << std::setprecision(3) << "RESULT cases=" << cases.size()
       << " default_worse=" << worseThanAny;
     for (uint32_t i = 0; i < kBenchOrders; ++i)
     {
-        s << " mean_tags_" << GetName(kOrders[i]) << "="
+        s << " mean_tags_" << OrderName(i) << "="
           << Mean(cases, [i](const OrderBenchCase& c) { return c.tags[i]; });
     }
     s << " mean_tags_default=" << Mean(cases, [](const OrderBenchCase& c) { return c.defaultTags; })
-      << " exact_cases=" << gap.solved << " default_optimal=" << gap.optimal
-      << " default_miss1=" << gap.miss1 << " default_miss2=" << gap.miss2 << "\n";
+      << " optimal=" << o.optimal << " above_best=" << o.aboveBest
+      << " unproven_gap1=" << o.unproven1 << " unproven_gap2=" << o.unproven2
+      << " exact_cases=" << o.exactSolved << " median_s=" << median << " max_s=" << max << "\n";
     os << s.str();
 }
 

@@ -389,6 +389,10 @@ DescribeAlgorithm(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
                           std::to_string(r.searchPossible)
                     : std::string()) +
                (r.searchStoppedByTime ? "; stopped early by --greedy-time-limit" : "") +
+               (r.pathAttempts > 0
+                    ? "; then " + std::to_string(r.pathAttempts) + " on the explicit paths and " +
+                          std::to_string(r.repairRuns) + " repair reruns"
+                    : std::string()) +
                "): " + r.greedyOrder + check + ")";
     case TaggingAlgorithm::BRUTEFORCE:
         return "bruteforce (Algorithm 1, tag = hop number)";
@@ -399,16 +403,57 @@ DescribeAlgorithm(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
            (closBounces == 1 ? "" : "s") + ")";
 }
 
+/// The optimality line of the summary for the order search's result.
+std::string
+DescribeOptimality(const RuleGeneratorOptions& o,
+                   const GreedySearchResult& best,
+                   uint32_t tags,
+                   const Elp& elp)
+{
+    if (tags == best.lowerBound)
+    {
+        return "yes (the lower bound)";
+    }
+    if (best.optimal)
+    {
+        return "yes (the exact solver proved no rules with " + std::to_string(tags - 1) +
+               " tags exist for the ELP's paths)";
+    }
+    const std::string gap = std::to_string(tags - best.lowerBound) + " above the lower bound";
+    if (best.exactTried)
+    {
+        return "no (" + gap + "; the exact solver ran out of its budget, --exact-rlimit)";
+    }
+    if (elp.paths.size() != elp.pathCount)
+    {
+        return "no (" + gap + "; the ELP's paths are not stored: no path scope, no exact solver)";
+    }
+    if (o.tagging.classes > 1)
+    {
+        return "no (" + gap + "; the exact solver takes one class)";
+    }
+    if (!ExactTagsAvailable())
+    {
+        return "no (" + gap + "; built without Z3: no exact solver)";
+    }
+    return "no (" + gap +
+           "; the ELP is above --exact-max-hops=" + std::to_string(o.search.exactMaxHops) +
+           " path hops for the exact solver)";
+}
+
 /// Stage 3: tagging, and the lossless tag limit.
 void
 TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
-    if (o.algorithm == TaggingAlgorithm::GREEDY && o.greedySearch)
+    const bool search = o.algorithm == TaggingAlgorithm::GREEDY && o.greedySearch;
+    GreedySearchResult best;
+    if (search)
     {
-        GreedySearchOptions search = o.search;
-        search.threads = ResolveThreads(o.threads);
-        GreedySearchResult best = TagGreedyBest(r.elp.graph, o.tagging, search);
+        GreedySearchOptions so = o.search;
+        so.threads = ResolveThreads(o.threads);
+        best = TagGreedyBest(r.elp, o.tagging, so);
         r.rules = std::move(best.rules);
+        r.losslessTags = best.winner.losslessTags; // the search counted them
         r.tcam = std::move(best.tcam);
         r.greedyStats = best.stats;
         r.greedyOrder = best.winnerName;
@@ -416,16 +461,26 @@ TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
         r.searchPlanned = best.planned;
         r.searchPossible = best.possible;
         r.searchStoppedByTime = best.stoppedByTime;
+        r.pathAttempts = best.pathAttempts;
+        r.repairRuns = best.repairRuns;
+        r.scope = best.scope;
+        r.lowerBound = best.lowerBound;
+        r.optimal = best.optimal;
     }
     else
     {
         r.rules =
             RunAlgorithm(o.algorithm, *r.topology, r.elp, r.closBounces, o.tagging, r.greedyStats);
         r.greedyOrder = o.algorithm == TaggingAlgorithm::GREEDY ? GetName(o.tagging.order) : "";
+        r.losslessTags = r.rules.GetLosslessTags();
+        r.lowerBound = TagLowerBound(r.elp.graph, o.tagging.classes);
+        r.optimal = r.losslessTags == r.lowerBound;
     }
     r.algorithmDescription = DescribeAlgorithm(o, r);
-    r.lowerBound = TagLowerBound(r.elp.graph, o.tagging.classes);
-    r.losslessTags = r.rules.GetLosslessTags();
+    r.optimality = search      ? DescribeOptimality(o, best, r.losslessTags, r.elp)
+                   : r.optimal ? "yes (the lower bound)"
+                               : "no (" + std::to_string(r.losslessTags - r.lowerBound) +
+                                     " above the lower bound; no search asked)";
     if (o.maxLossless > 0 && r.losslessTags > o.maxLossless)
     {
         throw TaggerError(
@@ -441,7 +496,7 @@ TaggingStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 void
 VerificationStage(const RuleGeneratorOptions& o, RuleGeneratorResult& r)
 {
-    r.verification = Verify(r.rules, r.elp, o.tagging.classes, o.threads);
+    r.verification = Verify(r.rules, r.elp, o.tagging.classes, o.threads, r.scope);
     if (r.verification.ok)
     {
         return;
@@ -492,7 +547,9 @@ WriteJsonFile(const RuleGeneratorOptions& o, const RuleGeneratorResult& r)
                  {"time_elp_s", r.times.elp},
                  {"time_tagging_s", r.times.tagging},
                  {"time_verification_s", r.times.verification},
-                 {"lower_bound", d(r.lowerBound)}};
+                 {"lower_bound", d(r.lowerBound)},
+                 {"optimal", d(r.optimal ? 1 : 0)}};
+    out.textStats["elp_scope"] = r.scope == ElpScope::PATHS ? "paths" : "hop-graph";
     if (!r.greedyOrder.empty())
     {
         out.textStats["greedy_order"] = r.greedyOrder;
@@ -663,6 +720,8 @@ PrintTimesAndResult(const RuleGeneratorResult& r, std::ostream& s)
       << " mean_rules=" << Fixed(sw.MeanRules(), 2) << " max_tcam=" << sw.maxTcam
       << " mean_tcam=" << Fixed(sw.MeanTcam(), 2) << " relay_max_rules=" << r.relayCounts.maxRules
       << " relay_max_tcam=" << r.relayCounts.maxTcam << " lower_bound=" << r.lowerBound
+      << " optimal=" << (r.optimal ? "yes" : "no")
+      << " gap=" << (r.losslessTags - std::min(r.losslessTags, r.lowerBound))
       << " greedy_order=" << (r.greedyOrder.empty() ? "none" : r.greedyOrder)
       << " runtime_s=" << Fixed(t.total, 4) << " peak_mb=" << Fixed(r.peakMemoryMb, 1) << "\n";
 }
@@ -822,6 +881,12 @@ PrintRuleSummary(const RuleGeneratorOptions& options,
       << (r.lowerBound > o.tagging.classes ? ": the ELP's port graph has a cycle"
                                            : ": the ELP's port graph is acyclic")
       << (r.losslessTags == r.lowerBound ? ", so no rules need fewer tags" : "") << ")\n";
+    s << "optimal:        " << r.optimality << "\n";
+    s << "rules cover:    "
+      << (r.scope == ElpScope::PATHS
+              ? "the ELP's explicit paths (a walk spliced from two ELP paths may go lossy)"
+              : "every walk of the ELP's HopGraph (its paths and the walks spliced from them)")
+      << "\n";
     PrintRuleCounts(r, s);
     s << "verified:       yes (no cycle within a tag, no tag decrease, every ELP path lossless)\n";
     if (!o.json.empty())

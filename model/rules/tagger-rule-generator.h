@@ -186,7 +186,16 @@ struct RuleGeneratorResult
     uint32_t searchPlanned{0};       //!< attempts the budget allowed
     uint32_t searchPossible{0};      //!< attempts the options asked for
     bool searchStoppedByTime{false}; //!< the wall-clock limit stopped the search
-    uint32_t lowerBound{0};    //!< TagLowerBound(elp.graph, classes): no rules need fewer tags
+    uint32_t pathAttempts{0};        //!< order search: attempts on the explicit paths (path scope)
+    uint32_t repairRuns{0};          //!< order search: reruns of the repair step
+    uint32_t lowerBound{0}; //!< TagLowerBound(elp.graph, classes): no rules need fewer tags
+    /// what the rules cover: HOP_GRAPH, or PATHS when the order search's path scope or the
+    /// exact solver gave them (walks spliced from two ELP paths may then go lossy)
+    ElpScope scope{ElpScope::HOP_GRAPH};
+    /// the lossless tag count is proven minimal (= lowerBound, or by the exact solver)
+    bool optimal{false};
+    /// why optimal is what it is, e.g. "yes (the lower bound)", "no (... gap 1 ...)"
+    std::string optimality;
     uint32_t closBounces{0};   //!< clos algorithm: the bounces tolerated
     uint32_t losslessTags{0};  //!< rules.GetLosslessTags()
     VerifyResult verification; //!< the verifier's verdict (ok: failures throw)

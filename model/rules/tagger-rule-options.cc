@@ -217,6 +217,15 @@ RuleFlags::AddElpAndTaggingFlags()
         "passed (0: no limit; with a limit the result can depend on the machine)",
         FlagType::NUMBER,
         "0");
+    Add("exact-max-hops",
+        "greedy-order=best: ask the exact solver (Z3) for the minimum when the greedy stays above "
+        "the lower bound and the ELP's paths have at most this many hops (0: never)",
+        FlagType::NUMBER,
+        std::to_string(kDefaultExactMaxHops));
+    Add("exact-rlimit",
+        "greedy-order=best: the exact solver's deterministic budget per tag count (Z3 rlimit)",
+        FlagType::NUMBER,
+        std::to_string(kDefaultExactResourceLimit));
     Add("threads",
         "Threads for the ELP (trees, shortest), the order search's attempts, the verification, "
         "the TCAM and its checks (0: one per hardware thread; the results do not depend on it)",
@@ -648,7 +657,12 @@ RuleFlags::ToTaggingOptions(RuleGeneratorOptions& o) const
     o.bouncesGiven = Given("bounces");
     if (o.algorithm != A::GREEDY)
     {
-        RejectFlags({"cycle-check", "greedy-order", "restarts", "greedy-time-limit"},
+        RejectFlags({"cycle-check",
+                     "greedy-order",
+                     "restarts",
+                     "greedy-time-limit",
+                     "exact-max-hops",
+                     "exact-rlimit"},
                     "--algorithm=" + algorithm + " (only to --algorithm=greedy)");
     }
     o.tagging.cycleCheck = Choice("cycle-check", {"incremental", "naive"}) == "naive"
@@ -667,7 +681,7 @@ RuleFlags::ToGreedyOrderOptions(RuleGeneratorOptions& o) const
     o.greedySearch = order == "best";
     if (!o.greedySearch)
     {
-        RejectFlags({"restarts", "greedy-time-limit"},
+        RejectFlags({"restarts", "greedy-time-limit", "exact-max-hops", "exact-rlimit"},
                     "--greedy-order=" + order + " (only to --greedy-order=best)");
         const auto orders = {O::LOCAL, O::PAPER, O::PLAIN};
         o.tagging.order = FromName(order, orders);
@@ -676,6 +690,8 @@ RuleFlags::ToGreedyOrderOptions(RuleGeneratorOptions& o) const
     o.search.maxWork = Given("restarts") ? 0 : kDefaultSearchWork;
     o.search.seed = o.seed;
     o.search.timeLimit = static_cast<double>(ToUint32("greedy-time-limit", 0, 86400));
+    o.search.exactMaxHops = ToUint("exact-max-hops", 0, 1000000000000ULL);
+    o.search.exactResourceLimit = ToUint("exact-rlimit", 1, 1000000000000000ULL);
 }
 
 void

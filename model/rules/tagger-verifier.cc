@@ -553,11 +553,21 @@ VerifyElpLossless(const TagRules& rules,
                   const Elp& elp,
                   uint32_t classes,
                   uint32_t lossless,
-                  unsigned threads)
+                  unsigned threads,
+                  ElpScope scope)
 {
+    if (scope == ElpScope::PATHS && elp.paths.size() != elp.pathCount)
+    {
+        VerifyResult res;
+        res.ok = false;
+        res.problem = "rules for the explicit paths only, but " +
+                      std::to_string(elp.pathCount - elp.paths.size()) +
+                      " ELP paths are not stored";
+        return res;
+    }
     // explicit paths first: the counterexample is then a whole path
     VerifyResult res = VerifyPathsLossless(rules, elp, classes, lossless);
-    if (!res.ok)
+    if (!res.ok || scope == ElpScope::PATHS)
     {
         return res;
     }
@@ -570,14 +580,14 @@ VerifyElpLossless(const TagRules& rules,
 }
 
 VerifyResult
-Verify(const TagRules& rules, const Elp& elp, uint32_t classes, unsigned threads)
+Verify(const TagRules& rules, const Elp& elp, uint32_t classes, unsigned threads, ElpScope scope)
 {
     VerifyResult res = VerifyDeadlockFree(rules, 0, threads);
     if (!res.ok)
     {
         return res;
     }
-    return VerifyElpLossless(rules, elp, classes, 0, threads);
+    return VerifyElpLossless(rules, elp, classes, 0, threads, scope);
 }
 
 } // namespace tagger

@@ -55,8 +55,10 @@ VerifyResult VerifyDeadlockFree(const TagRules& rules, uint32_t lossless = 0, un
  * Check that every ELP path stays lossless: starting with each class's tag,
  * every hop finds a rule and every tag at a forwarding node is <= lossless
  * (0: no limit).  Uses the explicit paths when present (the counterexample is
- * then a path), and always the HopGraph (every transition reachable with a tag
- * must have a rule).
+ * then a path), and with ElpScope::HOP_GRAPH also the HopGraph (every
+ * transition reachable with a tag must have a rule).  ElpScope::PATHS checks
+ * the explicit paths only and needs every path stored (else the result is not
+ * ok and says so).
  *
  * Both checks go over the nodes on `threads` threads (0: one per hardware
  * thread) where that pays; the verdict and its counterexample do not depend on
@@ -66,13 +68,16 @@ VerifyResult VerifyElpLossless(const TagRules& rules,
                                const Elp& elp,
                                uint32_t classes = 1,
                                uint32_t lossless = 0,
-                               unsigned threads = 1);
+                               unsigned threads = 1,
+                               ElpScope scope = ElpScope::HOP_GRAPH);
 
-/// Both checks (on `threads` threads, see VerifyElpLossless); the first failure wins.
+/// Both checks (on `threads` threads and in `scope`, see VerifyElpLossless); the first
+/// failure wins.
 VerifyResult Verify(const TagRules& rules,
                     const Elp& elp,
                     uint32_t classes = 1,
-                    unsigned threads = 1);
+                    unsigned threads = 1,
+                    ElpScope scope = ElpScope::HOP_GRAPH);
 
 /// Format a tagged node as "T1 port 3 tag 2".
 std::string FormatTaggedNode(const Topology& topo, const TaggedNode& n);

@@ -34,23 +34,13 @@ using namespace ns3::tagger::test;
 namespace
 {
 
-/// A random sparse graph's tree ELP plus `extra` random paths (as the order benchmark).
-struct SparseCase
+/// A random sparse graph of degree 3 to maxDegree (at most n - 1) with its tree ELP.
+struct SparseCase : SparseElpCase
 {
     SparseCase(uint32_t n, uint32_t maxDegree, uint64_t extra, uint64_t seed)
-        : topo(MakeRandomSparse(n, 3, std::min(maxDegree, n - 1), seed))
+        : SparseElpCase(n, 3, std::min(maxDegree, n - 1), extra, seed)
     {
-        ElpOptions eo;
-        eo.seed = seed;
-        elp = MakeShortestPathTreeElp(topo, eo);
-        if (extra > 0)
-        {
-            AddRandomPaths(elp, topo, extra, seed);
-        }
     }
-
-    Topology topo;
-    Elp elp;
 };
 
 /// Lossless tags of one greedy order.
@@ -75,25 +65,7 @@ NaivePlain(const HopGraph& g)
     std::map<std::tuple<NodeId, int, int, int>, int> rule;
     std::map<int, std::map<PortIndex, std::set<PortIndex>>> edges; // per tag
     auto reaches = [&edges](int t, PortIndex from, PortIndex to) {
-        std::set<PortIndex> seen{from};
-        std::vector<PortIndex> stack{from};
-        while (!stack.empty())
-        {
-            PortIndex u = stack.back();
-            stack.pop_back();
-            if (u == to)
-            {
-                return true;
-            }
-            for (PortIndex v : edges[t][u])
-            {
-                if (seen.insert(v).second)
-                {
-                    stack.push_back(v);
-                }
-            }
-        }
-        return false;
+        return ReachesInGraph(edges[t], from, to);
     };
     // tags[port]: tags arriving at the port at the current level
     std::vector<std::set<int>> tags(topo.GetNPorts(), std::set<int>{1});

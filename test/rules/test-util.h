@@ -16,12 +16,14 @@
 #include "tagger-algorithms.h"
 #include "tagger-elp.h"
 #include "tagger-rule-table.h"
+#include "tagger-topology-generators.h"
 #include "tagger-topology.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -668,6 +670,52 @@ CheckTcamEquivalent(const TagRules& rules)
     }
     return "";
 }
+
+/// true when `to` is reachable from `from` in the graph adj (a fresh depth-first search).
+inline bool
+ReachesInGraph(const std::map<PortIndex, std::set<PortIndex>>& adj, PortIndex from, PortIndex to)
+{
+    std::set<PortIndex> seen{from};
+    std::vector<PortIndex> stack{from};
+    while (!stack.empty())
+    {
+        const PortIndex u = stack.back();
+        stack.pop_back();
+        if (u == to)
+        {
+            return true;
+        }
+        const auto it = adj.find(u);
+        for (PortIndex v : it == adj.end() ? std::set<PortIndex>() : it->second)
+        {
+            if (seen.insert(v).second)
+            {
+                stack.push_back(v);
+            }
+        }
+    }
+    return false;
+}
+
+/// A random sparse graph (MakeRandomSparse) and its shortest-path-tree ELP plus `extra`
+/// random paths, all seeded by `seed` (as the order benchmark builds its cases).
+struct SparseElpCase
+{
+    SparseElpCase(uint32_t n, uint32_t minDegree, uint32_t maxDegree, uint64_t extra, uint64_t seed)
+        : topo(MakeRandomSparse(n, minDegree, maxDegree, seed))
+    {
+        ElpOptions eo;
+        eo.seed = seed;
+        elp = MakeShortestPathTreeElp(topo, eo);
+        if (extra > 0)
+        {
+            AddRandomPaths(elp, topo, extra, seed);
+        }
+    }
+
+    Topology topo; //!< the graph
+    Elp elp;       //!< its ELP
+};
 
 } // namespace test
 } // namespace tagger
