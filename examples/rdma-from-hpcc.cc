@@ -47,6 +47,7 @@ struct HpccOptions
     double stopMs = 3000;                //!< --stop-ms
     bool pfc = true;                     //!< --pfc
     bool dcqcn = true;                   //!< --dcqcn
+    std::string cc = "dcqcn";            //!< --cc
     bool strict = false;                 //!< --strict
     std::string fct;                     //!< --fct
     std::string pfcFile;                 //!< --pfc-file
@@ -72,6 +73,7 @@ struct HpccOptions
         cmd.AddMilliSeconds("stop-ms", "simulated time limit (ms from 0)", stopMs, 0.001);
         cmd.AddBool("pfc", "PFC on (classes 1..7 lossless) or off (every class lossy)", pfc);
         cmd.AddBool("dcqcn", "DCQCN congestion control on or off (line rate)", dcqcn);
+        cmd.AddChoice("cc", "congestion control", cc, RdmaHelper::GetCongestionControlNames());
         cmd.AddBool("strict", "refuse lines after the links or flows a file announces", strict);
         cmd.AddOutputFile("fct", "FCT file in HPCC's layout", fct);
         cmd.AddOutputFile("pfc-file", "PFC frames received, in HPCC's pfc.txt layout", pfcFile);
@@ -174,6 +176,12 @@ main(int argc, char* argv[])
     {
         scenario.GetNetwork().GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
     }
+    if (opt.cmd.WasGiven("cc")) // else the config's CC_MODE, or DCQCN
+    {
+        scenario.GetRdma().SetCongestionControl(opt.cc);
+        scenario.GetNetwork().GetPfcHelper().SetSwitchAttribute("Int",
+                                                                BooleanValue(opt.cc == "hpcc"));
+    }
     scenario.GetRdma().SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     scenario.Build();
     if (opt.config)
@@ -184,8 +192,10 @@ main(int argc, char* argv[])
     PfcTopologyHelper& net = scenario.GetNetwork();
     std::cout << "rdma-from-hpcc: " << opt.topologyFile << " (" << net.GetNHosts() << " hosts, "
               << net.GetSwitches().GetN() << " switches), " << opt.flowFile << " ("
-              << opt.flows.size() << " flows), PFC " << (opt.pfc ? "on" : "off") << ", DCQCN "
-              << (opt.dcqcn ? "on" : "off") << ", stop at " << opt.stopMs << " ms" << std::endl;
+              << opt.flows.size() << " flows), PFC " << (opt.pfc ? "on" : "off")
+              << ", congestion control "
+              << scenario.GetRdma().GetNic(0)->GetCongestionControl()->GetName() << ", stop at "
+              << opt.stopMs << " ms" << std::endl;
     if (!opt.exportDir.empty())
     {
         scenario.Export(opt.exportDir);

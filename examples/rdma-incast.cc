@@ -43,6 +43,7 @@ struct IncastOptions
     uint64_t flowBytes = 1000000;                   //!< --flow-bytes
     bool pfc = true;                                //!< --pfc
     bool dcqcn = true;                              //!< --dcqcn
+    std::string cc = "dcqcn";                       //!< --cc
     std::string rate = "40Gbps";                    //!< --rate
     std::string delay = "1us";                      //!< --delay
     double stopMs = 50;                             //!< --stop-ms
@@ -72,6 +73,7 @@ IncastOptions::Parse(int argc, char* argv[])
                    TaggerCommandLine::kMaxFlowBytes);
     cmd.AddBool("pfc", "PFC on (class 3 lossless) or off (every class lossy)", pfc);
     cmd.AddBool("dcqcn", "DCQCN congestion control on or off (line rate)", dcqcn);
+    cmd.AddChoice("cc", "congestion control", cc, RdmaHelper::GetCongestionControlNames());
     cmd.AddDataRate("rate", "link rate", rate);
     cmd.AddTime("delay", "link propagation delay", delay);
     cmd.AddMilliSeconds("stop-ms", "simulated time (ms)", stopMs, 0.001);
@@ -102,8 +104,9 @@ Report(IncastOptions& opt,
 {
     PfcStatsHelper stats(net);
     std::cout << "rdma-incast: " << opt.senders << " senders -> H1, " << opt.flowBytes
-              << " B each, PFC " << (opt.pfc ? "on" : "off") << ", DCQCN "
-              << (opt.dcqcn ? "on" : "off") << ", " << opt.rate << ", " << opt.delay << "\n";
+              << " B each, PFC " << (opt.pfc ? "on" : "off") << ", congestion control "
+              << RdmaHelper::GetCongestionControlName(opt.cc, opt.dcqcn) << ", " << opt.rate << ", "
+              << opt.delay << "\n";
     stats.PrintSwitchCounters(std::cout);
     std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
     std::cout << "flows:\n";
@@ -161,10 +164,15 @@ main(int argc, char* argv[])
     {
         net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
     }
+    if (opt.cc == "hpcc")
+    {
+        net.GetPfcHelper().SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
+    }
     net.Build();
 
     // Hosts 1..N -> host 0, one message each, starting between 1 and 2 us.
     RdmaHelper rdma;
+    rdma.SetCongestionControl(opt.cc);
     rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     rdma.Install(net);
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();

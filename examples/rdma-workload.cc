@@ -46,6 +46,7 @@ struct WorkloadOptions
     double stopMs = 200;                                             //!< --stop-ms
     bool pfc = true;                                                 //!< --pfc
     bool dcqcn = true;                                               //!< --dcqcn
+    std::string cc = "dcqcn";                                        //!< --cc
     std::string rate = "40Gbps";                                     //!< --rate
     std::string delay = "1us";                                       //!< --delay
     std::string csv = "rdma-workload-flows.csv";                     //!< --csv
@@ -74,6 +75,7 @@ WorkloadOptions::Parse(int argc, char* argv[])
     cmd.AddMilliSeconds("stop-ms", "simulated time limit (ms)", stopMs, 0.001);
     cmd.AddBool("pfc", "PFC on (class 3 lossless) or off (every class lossy)", pfc);
     cmd.AddBool("dcqcn", "DCQCN congestion control on or off", dcqcn);
+    cmd.AddChoice("cc", "congestion control", cc, RdmaHelper::GetCongestionControlNames());
     cmd.AddDataRate("rate", "link rate", rate);
     cmd.AddTime("delay", "link propagation delay", delay);
     cmd.AddOutputFile("csv", "flow records file", csv);
@@ -181,9 +183,9 @@ Report(WorkloadOptions& opt,
     }
     std::cout << "rdma-workload: " << records.size() << " flows ("
               << (opt.flowFile.empty() ? opt.cdfPath + ", " + opt.pattern : opt.flowFile) << "), "
-              << net.GetNHosts() << " hosts, PFC " << (opt.pfc ? "on" : "off") << ", DCQCN "
-              << (opt.dcqcn ? "on" : "off") << ", ended at " << Simulator::Now().As(Time::MS)
-              << "\n";
+              << net.GetNHosts() << " hosts, PFC " << (opt.pfc ? "on" : "off")
+              << ", congestion control " << RdmaHelper::GetCongestionControlName(opt.cc, opt.dcqcn)
+              << ", ended at " << Simulator::Now().As(Time::MS) << "\n";
     RdmaHelper::PrintFctSummary(std::cout, records);
     std::cout << "pauses " << stats.GetPauseCount() << ", retransmitted "
               << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", CNPs "
@@ -217,8 +219,13 @@ main(int argc, char* argv[])
     {
         net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
     }
+    if (opt.cc == "hpcc")
+    {
+        net.GetPfcHelper().SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
+    }
     net.Build();
     RdmaHelper rdma;
+    rdma.SetCongestionControl(opt.cc);
     rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     rdma.Install(net);
     std::vector<GeneratedFlow> flows = MakeFlows(opt, net.GetNHosts());

@@ -19,6 +19,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/rdma-helper.h"
 #include "ns3/tagger-command-line.h"
 #include "ns3/tagger-loss-experiment.h"
 
@@ -70,7 +71,8 @@ main(int argc, char* argv[])
     cmd.AddMilliSeconds("rto-ms", "the NICs' retransmission timeout (ms)", rtoMs, 0.001);
     cmd.AddInteger("max-inflight", "bytes in flight per QP (0: any)", cfg.maxInflight, 0, 1 << 30);
     cmd.AddTime("delay", "link propagation delay", cfg.delay);
-    cmd.AddBool("dcqcn", "DCQCN congestion control", cfg.dcqcn);
+    cmd.AddBool("dcqcn", "DCQCN congestion control (false: --cc=none)", cfg.dcqcn);
+    cmd.AddChoice("cc", "congestion control", cfg.cc, RdmaHelper::GetCongestionControlNames());
     cmd.AddBool("traces", "measure bounces from the switches' traces (off: model's)", cfg.traces);
     cmd.AddInteger("lossy-pool",
                    "switch lossy pool in bytes (0: the MMU default, 3 MiB)",

@@ -15,11 +15,16 @@
 #include "ns3/nstime.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-route-helper.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/rdma-dctcp.h"
+#include "ns3/rdma-hpcc.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-timely.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <sys/stat.h>
@@ -56,7 +61,8 @@ constexpr double kMaxMicros = 1e9;              //!< largest timer (us): 1000 s
 constexpr uint64_t kMaxBufferMiB = 1024 * 1024; //!< largest BUFFER_SIZE (MiB): 1 TiB
 constexpr uint64_t kMaxThresholdKb = 4294967;   //!< largest KMIN/KMAX (KB): 2^32 bytes
 constexpr double kMaxStopSeconds = 1e4;         //!< largest SIMULATOR_STOP_TIME (s), 1e7 ms
-constexpr const char* kHpccOnly = "HPCC (CC_MODE 3, 10) only"; //!< note of HPCC's keys
+constexpr const char* kHpccOnly = "HPCC (CC_MODE 3) only";       //!< note of HPCC's keys
+constexpr const char* kPintOnly = "HPCC-PINT (CC_MODE 10) only"; //!< note of PINT's keys
 
 } // namespace
 
@@ -64,7 +70,9 @@ const std::vector<HpccConfigHelper::Key>&
 HpccConfigHelper::GetKeyTable()
 {
     static const std::vector<Key> table = {
-        {"CC_MODE", "RdmaNic::Dcqcn", "1 (DCQCN) runs; 3, 7, 8, 10 refused with their names"},
+        {"CC_MODE",
+         "RdmaNic::CongestionControl",
+         "1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP run; 10 (HPCC-PINT) refused with its name"},
         {"ENABLE_QCN", "PfcNetDevice::EcnKmin/EcnKmax", "0: no switch port marks ECN"},
         {"USE_DYNAMIC_PFC_THRESHOLD",
          "SwitchMmu (dynamic threshold)",
@@ -99,16 +107,16 @@ HpccConfigHelper::GetKeyTable()
         {"KMIN_MAP", "PfcNetDevice::EcnKmin", "per link rate, KB"},
         {"PMAX_MAP", "PfcNetDevice::EcnPmax", "per link rate, probability"},
         {"BUFFER_SIZE", "SwitchMmu::BufferSize", "MiB (headroom inside it here)"},
-        {"DCTCP_RATE_AI", "", "DCTCP (CC_MODE 8) only"},
-        {"VAR_WIN", "", kHpccOnly},
-        {"FAST_REACT", "", kHpccOnly},
-        {"U_TARGET", "", kHpccOnly},
-        {"MI_THRESH", "", kHpccOnly},
-        {"INT_MULTI", "", kHpccOnly},
-        {"MULTI_RATE", "", kHpccOnly},
-        {"SAMPLE_FEEDBACK", "", kHpccOnly},
-        {"PINT_LOG_BASE", "", kHpccOnly},
-        {"PINT_PROB", "", kHpccOnly},
+        {"DCTCP_RATE_AI", "RdmaDctcp::RateAI", "rate, with CC_MODE 8"},
+        {"VAR_WIN", "RdmaHpcc", "1, with CC_MODE 3: HPCC's own window"},
+        {"FAST_REACT", "RdmaHpcc", "1, with CC_MODE 3: HPCC here reacts per ACK"},
+        {"U_TARGET", "RdmaHpcc::Eta", kHpccOnly},
+        {"MI_THRESH", "RdmaHpcc::MaxStage", kHpccOnly},
+        {"INT_MULTI", "", "INT units are fixed here (RoceIntHeader)"},
+        {"MULTI_RATE", "", "HPCC here takes each hop's own link rate"},
+        {"SAMPLE_FEEDBACK", "RdmaHpcc", "0, with CC_MODE 3: INT on every packet"},
+        {"PINT_LOG_BASE", "", kPintOnly},
+        {"PINT_PROB", "", kPintOnly},
         {"PAUSE_TIME", "", "pause frames carry 0xffff quanta and are refreshed (PfcNetDevice)"},
         {"ENABLE_TRACE", "", "no packet-level trace file"},
         {"TRACE_FILE", "", "no packet-level trace file"},
@@ -211,27 +219,99 @@ HpccConfigHelper::AckIntervalPackets(uint64_t ackIntervalBytes,
     return uint32_t(std::min<uint64_t>(packets, std::numeric_limits<uint32_t>::max()));
 }
 
-uint64_t
-HpccConfigHelper::MaxBdpBytes(const tagger::HpccTopology& topology, uint64_t payloadBytes)
+namespace
+{
+/**
+ * \param topology the topology \param payloadBytes PACKET_PAYLOAD_SIZE
+ * \param fn called with the path of every ordered pair of connected hosts
+ */
+void
+ForEachHostPair(const tagger::HpccTopology& topology,
+                uint64_t payloadBytes,
+                const std::function<void(const tagger::HpccPairPath&)>& fn)
 {
     const tagger::Topology& topo = topology.topo;
-    uint64_t best = 0;
     for (tagger::NodeId src : topo.GetHosts())
     {
         std::vector<tagger::HpccPairPath> paths =
             tagger::HpccPathsFrom(topology, src, payloadBytes);
         for (tagger::NodeId dst : topo.GetHosts())
         {
-            const tagger::HpccPairPath& p = paths[dst];
-            if (dst != src && p.reached)
+            if (dst != src && paths[dst].reached)
             {
-                // As they compute it: rtt (ns) x rate / 1e9 / 8, in whole bytes.
-                auto bdp = uint64_t((__uint128_t(p.GetRttNs()) * p.bottleneckBps) / 8000000000ULL);
-                best = std::max(best, bdp);
+                fn(paths[dst]);
             }
         }
     }
+}
+} // namespace
+
+uint64_t
+HpccConfigHelper::MaxBdpBytes(const tagger::HpccTopology& topology, uint64_t payloadBytes)
+{
+    uint64_t best = 0;
+    ForEachHostPair(topology, payloadBytes, [&best](const tagger::HpccPairPath& p) {
+        // As they compute it: rtt (ns) x rate / 1e9 / 8, in whole bytes.
+        best =
+            std::max(best, uint64_t((__uint128_t(p.GetRttNs()) * p.bottleneckBps) / 8000000000ULL));
+    });
     return best;
+}
+
+uint64_t
+HpccConfigHelper::MaxRttNs(const tagger::HpccTopology& topology, uint64_t payloadBytes)
+{
+    uint64_t best = 0;
+    ForEachHostPair(topology, payloadBytes, [&best](const tagger::HpccPairPath& p) {
+        best = std::max<uint64_t>(best, p.GetRttNs());
+    });
+    return best;
+}
+
+void
+HpccConfigHelper::SetHpccDefaults(const tagger::HpccTopology& topology)
+{
+    const tagger::HpccConfig& c = m_config;
+    // INT on every switch; T the largest host-pair round trip, as the family's GLOBAL_T
+    Config::SetDefault("ns3::PfcSwitchNetDevice::Int", BooleanValue(true));
+    const uint64_t payload =
+        c.Has("PACKET_PAYLOAD_SIZE") ? c.GetUnsigned("PACKET_PAYLOAD_SIZE", 1, 9000) : 1000;
+    const uint64_t rtt = MaxRttNs(topology, payload);
+    if (rtt > 0)
+    {
+        Config::SetDefault("ns3::RdmaHpcc::BaseRtt", TimeValue(NanoSeconds(int64_t(rtt))));
+    }
+    Applied("CC_MODE",
+            "ns3::PfcSwitchNetDevice::Int=true, ns3::RdmaHpcc::BaseRtt=" + std::to_string(rtt) +
+                "ns (the largest host-pair round trip)");
+    if (c.Has("U_TARGET"))
+    {
+        double eta = c.GetNumber("U_TARGET", 0.01, 1);
+        Config::SetDefault("ns3::RdmaHpcc::Eta", DoubleValue(eta));
+        Applied("U_TARGET", "ns3::RdmaHpcc::Eta=" + std::to_string(eta));
+    }
+    if (c.Has("MI_THRESH"))
+    {
+        uint64_t stage = c.GetUnsigned("MI_THRESH", 0, 1000000);
+        Config::SetDefault("ns3::RdmaHpcc::MaxStage", UintegerValue(stage));
+        Applied("MI_THRESH", "ns3::RdmaHpcc::MaxStage=" + std::to_string(stage));
+    }
+    if (c.Has("RATE_AI"))
+    {
+        uint64_t bps = c.GetRate("RATE_AI");
+        Config::SetDefault("ns3::RdmaHpcc::RateAI", DataRateValue(DataRate(bps)));
+        Applied("RATE_AI", "ns3::RdmaHpcc::RateAI=" + RateText(bps));
+    }
+    const std::pair<const char*, uint64_t> asHere[] = {{"VAR_WIN", 1},
+                                                       {"FAST_REACT", 1},
+                                                       {"SAMPLE_FEEDBACK", 0}};
+    for (const auto& [key, value] : asHere)
+    {
+        if (c.Has(key) && c.GetUnsigned(key, 0, 1) == value)
+        {
+            Applied(key, std::string("as HPCC runs here (") + Row(key).note + ")");
+        }
+    }
 }
 
 void
@@ -271,7 +351,7 @@ HpccConfigHelper::SetDefaults(const tagger::HpccTopology& topology)
 {
     const tagger::HpccConfig& c = m_config;
     uint64_t cc = c.Has("CC_MODE") ? c.GetUnsigned("CC_MODE", 0, 1000) : 1;
-    if (cc != 1)
+    if (cc != 1 && cc != 3 && cc != 7 && cc != 8)
     {
         std::string name = tagger::GetHpccCcModeName(cc);
         throw tagger::TaggerError(
@@ -280,16 +360,46 @@ HpccConfigHelper::SetDefaults(const tagger::HpccTopology& topology)
                  ? std::to_string(cc) + " is not a congestion control of the HPCC family (1 DCQCN, "
                                         "3 HPCC, 7 TIMELY, 8 DCTCP, 10 HPCC-PINT)"
                  : std::to_string(cc) + " (" + name +
-                       ") is not implemented by this module, whose NICs run DCQCN "
-                       "(CC_MODE 1)"));
+                       ") is not implemented by this module, whose NICs run DCQCN (CC_MODE 1), "
+                       "HPCC (3), TIMELY (7) and DCTCP (8)"));
     }
+    const TypeId type = cc == 8   ? RdmaDctcp::GetTypeId()
+                        : cc == 7 ? RdmaTimely::GetTypeId()
+                        : cc == 3 ? RdmaHpcc::GetTypeId()
+                                  : RdmaDcqcn::GetTypeId();
+    Config::SetDefault("ns3::RdmaNic::CongestionControl", TypeIdValue(type));
     Config::SetDefault("ns3::RdmaNic::Dcqcn", BooleanValue(true));
     Config::SetDefault("ns3::RdmaNic::ByteCounter", UintegerValue(0)); // the family has none
     if (c.Has("CC_MODE"))
     {
         Applied("CC_MODE",
-                "ns3::RdmaNic::Dcqcn=true, ByteCounter=0 (the family's DCQCN has "
-                "no byte counter)");
+                "ns3::RdmaNic::CongestionControl=" + type.GetName() +
+                    (cc == 1   ? ", ByteCounter=0 (the family's DCQCN has no byte counter)"
+                     : cc == 8 ? ", ns3::RdmaDctcp::RateBased=true (the family's DCTCP acts "
+                                 "on the rate)"
+                               : ""));
+    }
+    if (cc == 3)
+    {
+        SetHpccDefaults(topology);
+    }
+    if (c.Has("RATE_AI") && cc == 7)
+    {
+        // the family's TIMELY adds RATE_AI per increase (TIMELY's delta)
+        uint64_t bps = c.GetRate("RATE_AI");
+        Config::SetDefault("ns3::RdmaTimely::Delta", DataRateValue(DataRate(bps)));
+        Applied("RATE_AI", "ns3::RdmaTimely::Delta=" + RateText(bps));
+    }
+    if (cc == 8)
+    {
+        // the family's DCTCP mode acts on the rate (its window, HAS_WIN, stays fixed)
+        Config::SetDefault("ns3::RdmaDctcp::RateBased", BooleanValue(true));
+    }
+    if (c.Has("DCTCP_RATE_AI") && cc == 8)
+    {
+        uint64_t bps = c.GetRate("DCTCP_RATE_AI");
+        Config::SetDefault("ns3::RdmaDctcp::RateAI", DataRateValue(DataRate(bps)));
+        Applied("DCTCP_RATE_AI", "ns3::RdmaDctcp::RateAI=" + RateText(bps));
     }
     if (c.Has("ENABLE_QCN"))
     {

@@ -140,6 +140,13 @@ class HpccConfigHelper
      * \return bytes (0 without two connected hosts)
      */
     static uint64_t MaxBdpBytes(const tagger::HpccTopology& topology, uint64_t payloadBytes);
+    /**
+     * The largest round trip between two hosts of \p topology, as MaxBdpBytes
+     * takes it (HPCC's T with GLOBAL_T).
+     * \param topology the topology \param payloadBytes PACKET_PAYLOAD_SIZE
+     * \return ns (0 without two connected hosts)
+     */
+    static uint64_t MaxRttNs(const tagger::HpccTopology& topology, uint64_t payloadBytes);
 
   private:
     /// Note \p key as applied: \param key the key \param what what it set
@@ -149,6 +156,9 @@ class HpccConfigHelper
     /// \return the ECN maps' rates cover every switch port of \p topology, else throw
     /// \param topology the topology
     void CheckEcnMaps(const tagger::HpccTopology& topology) const;
+    /// CC_MODE 3: INT on the switches, HPCC's T from \p topology, U_TARGET, MI_THRESH,
+    /// RATE_AI; \param topology the topology
+    void SetHpccDefaults(const tagger::HpccTopology& topology);
 
     tagger::HpccConfig m_config;                             //!< the file
     std::string m_folder;                                    //!< its folder ("" = cwd)

@@ -313,7 +313,9 @@ HpccScenarioHelper::WriteFct(std::ostream& out) const
     });
     std::vector<uint32_t> sport = HpccSourcePorts(m_flows);
     std::map<tagger::NodeId, std::vector<tagger::HpccPairPath>> paths; // per source node
-    const uint64_t header = RdmaNic::kRoceHeaderBytes + kEthernetHeaderSize;
+    const uint64_t header = (m_rdma.GetNHosts() > 0 ? m_rdma.GetNic(0)->GetDataHeaderBytes()
+                                                    : RdmaNic::kRoceHeaderBytes) +
+                            kEthernetHeaderSize;
     for (uint32_t i : done)
     {
         const tagger::HpccFlow& f = m_flows[i];

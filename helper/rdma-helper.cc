@@ -6,7 +6,12 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/rdma-dctcp.h"
+#include "ns3/rdma-hpcc.h"
+#include "ns3/rdma-timely.h"
 #include "ns3/simulator.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -26,6 +31,49 @@ RdmaHelper::RdmaHelper()
       m_donePeriod(0)
 {
     m_nicFactory.SetTypeId("ns3::RdmaNic");
+}
+
+std::vector<std::string>
+RdmaHelper::GetCongestionControlNames()
+{
+    return {"dcqcn", "hpcc", "dctcp", "timely", "none"};
+}
+
+TypeId
+RdmaHelper::GetCongestionControlType(const std::string& name)
+{
+    if (name == "dcqcn")
+    {
+        return RdmaDcqcn::GetTypeId();
+    }
+    if (name == "hpcc")
+    {
+        return RdmaHpcc::GetTypeId();
+    }
+    if (name == "dctcp")
+    {
+        return RdmaDctcp::GetTypeId();
+    }
+    if (name == "timely")
+    {
+        return RdmaTimely::GetTypeId();
+    }
+    NS_ABORT_MSG_IF(name != "none",
+                    "RdmaHelper: congestion control '"
+                        << name << "' is none of dcqcn, hpcc, dctcp, timely, none");
+    return RdmaNoCongestionControl::GetTypeId();
+}
+
+std::string
+RdmaHelper::GetCongestionControlName(const std::string& cc, bool dcqcn)
+{
+    return cc == "dcqcn" && !dcqcn ? "none" : cc;
+}
+
+void
+RdmaHelper::SetCongestionControl(const std::string& name)
+{
+    SetNicAttribute("CongestionControl", TypeIdValue(GetCongestionControlType(name)));
 }
 
 void
@@ -131,7 +179,7 @@ RdmaHelper::IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     UintegerValue payloadValue;
     m_nics[src]->GetAttribute("PayloadSize", payloadValue);
     uint64_t payload = payloadValue.Get();
-    const uint64_t header = RdmaNic::kRoceHeaderBytes + kEthernetHeaderSize;
+    const uint64_t header = m_nics[src]->GetDataHeaderBytes() + kEthernetHeaderSize;
     uint64_t packets = (bytes + payload - 1) / payload;
     uint64_t last = bytes - (packets - 1) * payload;
     auto first = uint32_t(std::min<uint64_t>(bytes, payload) + header);

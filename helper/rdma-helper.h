@@ -61,6 +61,22 @@ class RdmaHelper
     /// Set an attribute of every RdmaNic installed. \param name n \param value v
     void SetNicAttribute(std::string name, const AttributeValue& value);
 
+    /**
+     * The congestion control of every RdmaNic installed, by the name programs'
+     * --cc flag takes (RdmaNic's CongestionControl attribute).
+     * \param name dcqcn, dctcp, timely or none (anything else aborts, naming it)
+     */
+    void SetCongestionControl(const std::string& name);
+    /// \return the names SetCongestionControl takes, in the order to show them
+    static std::vector<std::string> GetCongestionControlNames();
+    /// \param name a name of GetCongestionControlNames \return its policy's type
+    static TypeId GetCongestionControlType(const std::string& name);
+    /**
+     * \param cc a name of GetCongestionControlNames \param dcqcn RdmaNic's Dcqcn
+     * \return the policy the NICs run: cc, or "none" for dcqcn with Dcqcn false
+     */
+    static std::string GetCongestionControlName(const std::string& cc, bool dcqcn);
+
     /// Install an RdmaNic on every host of \p net (built). \param net the network
     void Install(const PfcTopologyHelper& net);
 

@@ -6,6 +6,7 @@
 
 #include "pfc-route-helper.h"
 #include "pfc-topology-helper.h"
+#include "rdma-helper.h"
 #include "tagger-command-line.h"
 #include "tagger-helper.h"
 
@@ -48,7 +49,11 @@ TaggerExperimentCommandLine::AddValues(TaggerCommandLine& cmd)
                   "pfc, tagger or ttl (overrides --tagger)",
                   m_mode,
                   {"pfc", "tagger", "ttl"});
-    cmd.AddBool("dcqcn", "DCQCN on the RoCE NICs", config.dcqcn);
+    cmd.AddBool("dcqcn", "DCQCN on the RoCE NICs (false: --cc=none)", config.dcqcn);
+    cmd.AddChoice("cc",
+                  "congestion control of the NICs (with --dcqcn=true for dcqcn)",
+                  config.cc,
+                  RdmaHelper::GetCongestionControlNames());
     cmd.AddInteger("xoff",
                    "static PFC Xoff per ingress queue (bytes of shared buffer)",
                    config.xoff,

@@ -322,6 +322,10 @@ class ExperimentRun
         pfc.SetMmuAttribute("ThresholdMode", StringValue("Static"));
         pfc.SetMmuAttribute("StaticXoff", UintegerValue(m_cfg.xoff));
         pfc.SetMmuAttribute("StaticXon", UintegerValue(m_cfg.xon));
+        if (m_cfg.cc == "hpcc")
+        {
+            pfc.SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
+        }
         m_net.Build();
         if (m_spec.routes)
         {
@@ -333,6 +337,7 @@ class ExperimentRun
     /// The mode's rules or TTLs on the switches, a RoCE NIC on every host, the flows.
     void Install()
     {
+        m_rdma.SetCongestionControl(m_cfg.cc);
         m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
         InstallMode();
         m_rdma.Install(m_net);
@@ -414,8 +419,10 @@ class ExperimentRun
     std::string Describe() const
     {
         std::ostringstream desc;
-        desc << m_spec.title << ", mode " << TaggerExperimentModeName(m_cfg.mode) << ", DCQCN "
-             << (m_cfg.dcqcn ? "on" : "off") << ", " << m_cfg.rate << ", " << m_cfg.delay << "\n";
+        desc << m_spec.title << ", mode " << TaggerExperimentModeName(m_cfg.mode)
+             << ", congestion control "
+             << RdmaHelper::GetCongestionControlName(m_cfg.cc, m_cfg.dcqcn) << ", " << m_cfg.rate
+             << ", " << m_cfg.delay << "\n";
         for (const std::string& line : m_spec.setup)
         {
             desc << "  " << line << "\n";

@@ -210,6 +210,10 @@ LossRun::Build()
     {
         pfc.SetMmuAttribute("LossyPoolSize", UintegerValue(m_cfg.lossyPool));
     }
+    if (m_cfg.cc == "hpcc")
+    {
+        pfc.SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
+    }
     m_net.Build();
     m_net.GetRouteHelper().AssignStreams(0);
     for (uint64_t draw = 0; !DrawFailures(draw, srcs); ++draw)
@@ -226,6 +230,7 @@ LossRun::Build()
     }
     m_result.failedLinks = m_failed.size();
     InstallMode();
+    m_rdma.SetCongestionControl(m_cfg.cc);
     m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
     m_rdma.SetNicAttribute("RetransmitTimeout", TimeValue(m_cfg.rto));
     m_rdma.SetNicAttribute("MaxBytesInFlight", UintegerValue(m_cfg.maxInflight));
@@ -634,8 +639,9 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
     os << "FatTree(" << cfg.k << "), link failure rate " << cfg.failureRate << " (" << r.failedLinks
        << " links down, " << r.redraws << " draws refused), " << cfg.senders
        << "-to-1 to host 0, mode " << GetModeName(cfg.mode) << ", " << cfg.cdf << " at load "
-       << cfg.load << ", " << cfg.rate << ", " << cfg.delay << ", DCQCN "
-       << (cfg.dcqcn ? "on" : "off") << ", DWRR equal weights, go-back-N, lossy pool "
+       << cfg.load << ", " << cfg.rate << ", " << cfg.delay << ", congestion control "
+       << RdmaHelper::GetCongestionControlName(cfg.cc, cfg.dcqcn)
+       << ", DWRR equal weights, go-back-N, lossy pool "
        << (cfg.lossyPool ? std::to_string(cfg.lossyPool) + " B" : "default") << ", seed "
        << cfg.seed << "\n";
     os << "arrivals: " << (cfg.synchronized ? "synchronized incasts" : "Poisson") << ", offer "

@@ -50,6 +50,7 @@ struct TaggerLossConfig
     uint64_t packets{10000000}; //!< data packets the arrivals offer (target)
     Time stop;                  //!< simulated-time limit (0: 3 x arrivals + 50 ms)
     bool dcqcn{true};           //!< DCQCN on
+    std::string cc{"dcqcn"};    //!< congestion control (RdmaHelper::SetCongestionControl)
     uint64_t lossyPool{0};      //!< switch lossy pool, bytes (0: the MMU default)
     bool progress{false};       //!< progress lines on stderr
     /// arrivals: Poisson flows from a uniform sender (false), or synchronized

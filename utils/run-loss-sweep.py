@@ -21,7 +21,12 @@ installed).  Usage:
     utils/run-loss-sweep.py --param packets --values 1000000,3000000,10000000,30000000 \\
         --modes roce,tagger1 --senders 8 --seeds 5 --arrivals incast \\
         --state sweep-length --rst doc/loss-vs-length.rst --csv loss-vs-length.csv \\
-        --plot loss-vs-length.plt [--packets 1000000] [--extra "..."] [--jobs 2]
+        --plot loss-vs-length.plt [--packets 1000000] [--extra "..."] [--jobs 2] \\
+        [--run-limit-s 0]
+
+A run still going after --run-limit-s seconds of wall time is stopped; the
+table names it with how far its simulation got (not a result: where a
+wall-clock limit falls depends on the machine).
 """
 
 import argparse
@@ -47,8 +52,12 @@ def flag_for(param, value):
     return "--%s=%s" % (param, value)
 
 
-def loss_text(s):
-    """Mean and interval, or the zero bound."""
+def loss_text(s, stops=None, seeds=0):
+    """Mean and interval, or the zero bound; seeds stopped at the per-run
+    limit named."""
+    if stops:
+        stopped = table_vi.format_stopped(stops, seeds)
+        return stopped if s is None else loss_text(s) + "; %s, not in the mean" % stopped
     if s is None:
         return "not run"
     if s["lossy_drops"] == 0:
@@ -58,7 +67,7 @@ def loss_text(s):
     return "%.2e [%.1e, %.1e]" % (s["mean"], s["lo"], s["hi"])
 
 
-def write_rst(path, opt, values, summaries, session):
+def write_rst(path, opt, values, summaries, session, stops):
     modes = opt.modes.split(",")
     with open(path, "w") as f:
         title = opt.title
@@ -82,7 +91,8 @@ def write_rst(path, opt, values, summaries, session):
         for v in values:
             f.write("   * - %s\n" % v)
             for m in modes:
-                f.write("     - %s\n" % loss_text(summaries.get((m, v))))
+                f.write("     - %s\n" % loss_text(summaries.get((m, v)), stops.get((m, v)),
+                                                  opt.seeds))
             last = summaries.get((modes[-1], v))
             f.write("     - %s\n" % ("" if last is None else last["resent"]))
         f.write("\n")
@@ -171,6 +181,10 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--plot", required=True)
     ap.add_argument("--title", default="Loss rate against a parameter")
+    ap.add_argument("--run-limit-s", type=float, default=0,
+                    help="stop a run after this many seconds of wall time (0: none); the table "
+                         "names it with how far it got; the same or a shorter limit later does "
+                         "not run it again")
     opt = ap.parse_args()
     modes = opt.modes.split(",")
     shown = opt.show.split(",") if opt.show else modes
@@ -178,9 +192,10 @@ def main():
         if m not in MODE_NAMES:
             sys.exit("run-loss-sweep: unknown configuration '%s' in --modes" % m)
     values = [v for v in opt.values.split(",") if v]
-    if not values or opt.jobs < 1 or opt.seeds < 1 or opt.senders < 1 or opt.packets < 1:
+    if (not values or opt.jobs < 1 or opt.seeds < 1 or opt.senders < 1 or opt.packets < 1
+            or opt.run_limit_s < 0):
         sys.exit("run-loss-sweep: --values, --jobs, --seeds, --senders and --packets "
-                 "must be given and positive")
+                 "must be given and positive, --run-limit-s not negative")
     for out in (opt.rst, opt.csv, opt.plot):
         if os.path.abspath(out) == os.path.abspath(opt.state):
             sys.exit("run-loss-sweep: output %s is the --state folder" % out)
@@ -199,21 +214,24 @@ def main():
                 name = "%s-%s-%s-seed%d" % (opt.param.replace(":", "_"), v, m, seed)
                 runs.append((name, args, os.path.join(opt.state, name + ".txt"), (m, v)))
     # Longest first, so that the last minutes are not one long run alone.
-    todo = [r for r in runs if r[3][0] in modes and table_vi.parse_result(r[2]) is None]
+    todo = [r for r in runs if r[3][0] in modes and table_vi.needs_run(r[2], opt.run_limit_s)]
     if opt.param == "packets":
         todo.sort(key=lambda r: -int(r[3][1]))
     print("run-loss-sweep: %d runs, %d to run now on %d jobs"
           % (len(runs), len(todo), opt.jobs))
-    errors, elapsed = table_vi.run_parallel(binary, todo, opt.jobs)
+    errors, elapsed = table_vi.run_parallel(binary, todo, opt.jobs, opt.run_limit_s)
     session = table_vi.record_session(opt.state, len(todo), opt.jobs, elapsed)
     grouped = {}
+    stops = {}
     for r in runs:
         res = table_vi.parse_result(r[2])
         if res:
             grouped.setdefault(r[3], []).append(res)
+        elif table_vi.parse_stopped(r[2]):
+            stops.setdefault(r[3], []).append(table_vi.parse_stopped(r[2]))
     summaries = {k: table_vi.summarize(v) for k, v in grouped.items()}
     opt.modes = ",".join(shown)
-    write_rst(opt.rst, opt, values, summaries, session)
+    write_rst(opt.rst, opt, values, summaries, session, stops)
     write_csv(opt.csv, values, shown, summaries)
     png = write_plot(opt.plot, opt.csv, opt, shown, values, summaries)
     print("run-loss-sweep: wrote %s, %s, %s" % (opt.rst, opt.csv, opt.plot))

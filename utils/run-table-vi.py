@@ -19,7 +19,8 @@ packets of all seeds).  Usage:
 
     utils/run-table-vi.py [--bin build-optimized/tagger-web-search-loss] [--jobs 2]
                           [--packets 10000000] [--seeds 5]
-                          [--arrivals poisson|incast] [--offered fixed|drawn]
+                          [--arrivals incast|poisson] [--offered fixed|drawn]
+                          [--run-limit-s 0] [--report]
                           [--state table-vi-runs]
                           [--rst doc/table-vi.rst] [--csv table-vi.csv]
                           [--plot table-vi.plt] [--extra "--lossy-pool=1000000"]
@@ -46,6 +47,25 @@ MODES = [("roce", "Baseline: RoCE without PFC"),
          ("tagger1", "RoCE + Tagger (1 lossless queue)"),
          ("tagger2", "RoCE + Tagger (2 lossless queues)")]
 SENDERS = [8, 16, 24]
+# Congestion controls (--ccs): the table's rows are configurations x CCs; DCQCN's
+# rows keep the configuration's name (the paper's rows), the others add the CC.
+CC_LABELS = {"dcqcn": "DCQCN", "hpcc": "HPCC", "dctcp": "DCTCP", "timely": "TIMELY",
+             "none": "no congestion control"}
+
+
+def make_rows(ccs):
+    """(key, label, mode, cc) per table row: every configuration for each CC."""
+    rows = []
+    for cc in ccs:
+        for mode, label in MODES:
+            if cc == "dcqcn":
+                rows.append((mode, label, mode, cc))
+            else:
+                rows.append(("%s-%s" % (mode, cc), "%s, %s" % (label, CC_LABELS[cc]), mode, cc))
+    return rows
+
+
+ROWS = make_rows(["dcqcn"])
 WORKLOADS = ["websearch", "datamining"]
 # Tagger (ToN), Table VI (web search only; the paper omits data mining).
 PAPER = {("roce", 8): "1.25e-2", ("roce", 16): "6.6e-2", ("roce", 24): "1.27e-1",
@@ -71,8 +91,14 @@ def find_bin(explicit):
     sys.exit("run-table-vi: tagger-web-search-loss not found; build first or pass --bin")
 
 
-def cell_name(workload, mode, senders):
-    return "%s-%s-%d" % (workload, mode, senders)
+def cell_name(workload, key, senders):
+    """A cell's name: workload, row key (configuration, and the CC unless DCQCN), N."""
+    return "%s-%s-%d" % (workload, key, senders)
+
+
+def paper_value(mode, cc, senders):
+    """The paper's value of a web-search cell (its rows ran DCQCN): '-' for another CC."""
+    return PAPER[(mode, senders)] if cc == "dcqcn" else "-"
 
 
 # Student's t, two-sided 95 %, by degrees of freedom (1.96 beyond 30).
@@ -121,30 +147,90 @@ def parse_result(path):
     return fields
 
 
-def run_cell(binary, args, path):
-    """Run one cell, writing its output to path.tmp, then renaming it (atomic)."""
+def stopped_path(path):
+    return os.path.splitext(path)[0] + ".stopped"
+
+
+def progress_path(path):
+    return os.path.splitext(path)[0] + ".progress"
+
+
+PROGRESS = re.compile(r"\+?([0-9.e+-]+)ms of \+?([0-9.e+-]+)ms arrivals, (\d+) flows active")
+
+
+def parse_stopped(path):
+    """What a run stopped at the per-run limit left: {'limit': seconds,
+    'reached_ms', 'arrivals_ms', 'active'} (the last progress line; the
+    last three None when it printed none), or None."""
+    stop = stopped_path(path)
+    if not os.path.exists(stop):
+        return None
+    rec = {"limit": 0.0, "reached_ms": None, "arrivals_ms": None, "active": None}
+    with open(stop) as f:
+        for line in f:
+            if line.startswith("limit_s="):
+                rec["limit"] = float(line.split("=", 1)[1])
+            m = PROGRESS.search(line)
+            if m:
+                rec["reached_ms"], rec["arrivals_ms"] = float(m.group(1)), float(m.group(2))
+                rec["active"] = int(m.group(3))
+    return rec
+
+
+def needs_run(path, limit):
+    """A run without its RESULT line, unless it was stopped before at a limit
+    at least as long as this one (a larger --run-limit-s, or none, runs it
+    again)."""
+    if parse_result(path) is not None:
+        return False
+    stopped = parse_stopped(path)
+    return not (limit and stopped and stopped["limit"] >= limit)
+
+
+def run_cell(binary, args, path, limit=0):
+    """Run one cell, writing its output to path.tmp, then renaming it (atomic);
+    its progress lines go to <run>.progress.  With a limit (seconds of wall
+    time, 0: none) a run still going then is killed and leaves <run>.stopped
+    with the limit and its last progress line: how far the simulation got,
+    not a result (where a wall-clock limit falls depends on the machine)."""
     start = time.time()
-    with open(path + ".tmp", "w") as out:
+    with open(path + ".tmp", "w") as out, open(progress_path(path), "w") as err:
         out.write("# " + " ".join(shlex.quote(a) for a in [binary] + args) + "\n")
         out.flush()
-        proc = subprocess.run(["nice", binary] + args, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(["nice", binary] + args, stdout=out, stderr=err)
+        try:
+            code = proc.wait(timeout=limit or None)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            code = None
         out.write("# wall %.1f s\n" % (time.time() - start))
-    if proc.returncode != 0:
-        return "exit %d (see %s.tmp)" % (proc.returncode, path)
+    if code is None:
+        with open(progress_path(path)) as f:
+            last = [l for l in f.read().splitlines() if PROGRESS.search(l)]
+        with open(stopped_path(path), "w") as f:
+            f.write("limit_s=%g\n%s\n" % (limit, last[-1] if last else "no progress line"))
+        os.remove(path + ".tmp")
+        return "stopped at the %g s limit" % limit
+    if code != 0:
+        return "exit %d (see %s.tmp)" % (code, path)
     os.replace(path + ".tmp", path)
+    if os.path.exists(stopped_path(path)):
+        os.remove(stopped_path(path))
     return None
 
 
-def run_parallel(binary, todo, jobs):
+def run_parallel(binary, todo, jobs, limit=0):
     """Run every (name, args, path, ...) of todo with run_cell on `jobs`
-    threads, printing a progress line with the time left after each.
-    Returns (the errors, the wall time in seconds)."""
+    threads (each stopped after `limit` seconds when not 0), printing a
+    progress line with the time left after each.  Returns (the errors, the
+    wall time in seconds); a run stopped at the limit is not an error."""
     start = time.time()
     done = [0]
     lock = threading.Lock()
 
     def one(run):
-        err = run_cell(binary, run[1], run[2])
+        err = run_cell(binary, run[1], run[2], limit)
         with lock:
             done[0] += 1
             elapsed = time.time() - start
@@ -155,7 +241,7 @@ def run_parallel(binary, todo, jobs):
         return err
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        errors = [e for e in pool.map(one, todo) if e]
+        errors = [e for e in pool.map(one, todo) if e and not e.startswith("stopped")]
     return errors, time.time() - start
 
 
@@ -178,19 +264,39 @@ def record_session(state, ran, jobs, elapsed):
     return session
 
 
-def format_loss(c):
+def format_stopped(stops, seeds):
+    """'k of n seeds stopped at T s (how far they got)' for the seeds of a
+    cell stopped at the per-run limit."""
+    text = "%d of %d seeds stopped at %g s" % (len(stops), seeds,
+                                                max(s["limit"] for s in stops))
+    got = [s for s in stops if s["reached_ms"] is not None and s["arrivals_ms"]]
+    if got:
+        share = [100.0 * s["reached_ms"] / s["arrivals_ms"] for s in got]
+        active = [s["active"] for s in got]
+        span = lambda lo, hi, f: (f % lo) if f % lo == f % hi else (f % lo + " to " + f % hi)
+        text += (" (%s %% of the arrivals simulated, %s flows active)"
+                 % (span(min(share), max(share), "%.0f"), span(min(active), max(active), "%d")))
+    return text
+
+
+def format_loss(c, stops=None, seeds=0):
     """'0 of N (< 3/N)' when no seed lost a packet, else the mean with its
-    95 % interval over the seeds."""
+    95 % interval over the seeds; seeds stopped at the per-run limit are
+    named (the mean is over the others)."""
     if c is None:
-        return "not run"
+        return format_stopped(stops, seeds) if stops else "not run"
     if c["lossy_drops"] == 0:
-        return "0 of %d (< %.1e)" % (c["packets"], 3.0 / max(c["packets"], 1))
-    if c["lo"] is None:
-        return "%.3g" % c["mean"]
-    return "%.3g [%.2g, %.2g]" % (c["mean"], c["lo"], c["hi"])
+        text = "0 of %d (< %.1e)" % (c["packets"], 3.0 / max(c["packets"], 1))
+    elif c["lo"] is None:
+        text = "%.3g" % c["mean"]
+    else:
+        text = "%.3g [%.2g, %.2g]" % (c["mean"], c["lo"], c["hi"])
+    if stops:
+        text += "; %s, not in the mean" % format_stopped(stops, seeds)
+    return text
 
 
-def write_rst(path, title, cells, packets, seeds, flags, wall, session, workloads):
+def write_rst(path, title, cells, packets, seeds, flags, wall, session, workloads, stops):
     lines = [".. Generated by utils/run-table-vi.py; do not edit by hand.", "",
              title, "=" * len(title), "",
              "Loss rate = lossy-queue congestion drops / data packets sent (Tagger (ToN),",
@@ -212,12 +318,14 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
             lines.append("     - %d-to-1 (ours)" % n)
             if workload == "websearch":
                 lines.append("     - %d-to-1 (paper)" % n)
-        for mode, label in MODES:
+        for key, label, mode, cc in ROWS:
             lines.append("   * - " + label)
             for n in SENDERS:
-                lines.append("     - " + format_loss(cells.get(cell_name(workload, mode, n))))
+                name = cell_name(workload, key, n)
+                lines.append("     - " + format_loss(cells.get(name),
+                                                      [r for _, r in stops.get(name, [])], seeds))
                 if workload == "websearch":
-                    lines.append("     - " + PAPER[(mode, n)])
+                    lines.append("     - " + paper_value(mode, cc, n))
         lines.append("")
     lines += ["Per cell, over its seeds: packets, drops by reason, packets resent, realized",
               "offered load (lowest and highest seed), bounced flows (1, 2+; mean), deadlock:", "",
@@ -227,9 +335,9 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
               "     - offered load", "     - bounced 1", "     - bounced 2+", "     - deadlock",
               "     - wall (s)"]
     for workload in WORKLOADS:
-        for mode, _ in MODES:
+        for key, _, _, _ in ROWS:
             for n in SENDERS:
-                name = cell_name(workload, mode, n)
+                name = cell_name(workload, key, n)
                 c = cells.get(name)
                 if c is None:
                     continue
@@ -241,6 +349,16 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
                           "     - " + load, "     - %.4f" % c["bounced1"],
                           "     - %.4f" % c["bounced2plus"], "     - " + c["deadlock"],
                           "     - %.0f" % c["wall_s"]]
+    if stops:
+        lines += ["", "Runs stopped at the per-run limit (``--run-limit-s``): where the",
+                  "simulation was when the limit fell (its last progress line); not a result.", ""]
+        for name in sorted(stops):
+            for seed, s in stops[name]:
+                where = ("no progress line" if s["reached_ms"] is None else
+                         "%g of %g ms of arrivals simulated, %d flows active"
+                         % (s["reached_ms"], s["arrivals_ms"], s["active"]))
+                lines.append("- %s, seed %d: stopped at %g s, %s" % (name, seed, s["limit"],
+                                                                      where))
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -254,9 +372,9 @@ def write_csv(path, cells):
         w = csv.writer(f)
         w.writerow(["workload", "mode", "senders", "paper"] + keys)
         for workload in WORKLOADS:
-            for mode, _ in MODES:
+            for key, _, mode, cc in ROWS:
                 for n in SENDERS:
-                    c = cells.get(cell_name(workload, mode, n))
+                    c = cells.get(cell_name(workload, key, n))
                     if c is None:
                         continue
                     c = dict(c)
@@ -265,8 +383,9 @@ def write_csv(path, cells):
                     for k in ("lo", "hi"):
                         if c[k] is None or not c["lossy_drops"]:
                             c[k] = c["plotted"]
-                    paper = PAPER[(mode, n)] if workload == "websearch" else ""
-                    w.writerow([workload, mode, n, paper] + [c.get(k, "") for k in keys])
+                    paper = paper_value(mode, cc, n) if workload == "websearch" else ""
+                    w.writerow([workload, key, n, paper.replace("-", "")] +
+                               [c.get(k, "") for k in keys])
 
 
 def write_plot(path, csv_path, workloads):
@@ -293,9 +412,9 @@ set multiplot layout 1,%d
         for workload in workloads:
             f.write("set title '%s'\nplot " % workload)
             parts = []
-            for i, (mode, label) in enumerate(MODES):
+            for i, (mode, label, _, _) in enumerate(ROWS):
                 match = "strcol(1) eq '%s' && strcol(2) eq '%s'" % (workload, mode)
-                x = "($3+%g)" % (0.4 * (i - 1))
+                x = "($3+%g)" % (0.4 * (i - (len(ROWS) - 1) / 2.0))
                 parts.append("'%s' using %s:(%s && $11 > 0 ? $9 : 1/0):7:8 with yerrorlines "
                              "lc %d pt %d title '%s (mean, 95 %% interval)'"
                              % (csv_path, x, match, i + 1, 5 + 2 * i, label))
@@ -316,7 +435,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--packets", type=int, default=10000000)
     ap.add_argument("--seeds", type=int, default=5, help="seeds per cell (1, 2, ...)")
-    ap.add_argument("--arrivals", choices=["poisson", "incast"], default="poisson")
+    ap.add_argument("--arrivals", choices=["poisson", "incast"], default="incast",
+                    help="incast (default): the model whose baseline grows with N as the "
+                         "paper's does (doc: Seeds, arrival models and the transport)")
     ap.add_argument("--offered", choices=["fixed", "drawn"], default="fixed")
     ap.add_argument("--state", default="table-vi-runs")
     ap.add_argument("--rst", default=os.path.join(ROOT, "doc", "table-vi.rst"))
@@ -329,6 +450,15 @@ def main():
     ap.add_argument("--modes", default=",".join(m for m, _ in MODES),
                     help="configurations to run (roce,tagger1,tagger2); the others' cells "
                          "are written from what --state already holds, or 'not run'")
+    ap.add_argument("--ccs", default="dcqcn",
+                    help="congestion controls, a row of each configuration per CC "
+                         "(dcqcn,hpcc,dctcp,timely,none; the paper's rows are DCQCN's)")
+    ap.add_argument("--run-limit-s", type=float, default=0,
+                    help="stop a run after this many seconds of wall time (0: none); the table "
+                         "then names it with how far it got, and a later invocation with the "
+                         "same or a shorter limit does not run it again")
+    ap.add_argument("--report", action="store_true",
+                    help="run nothing: write the table, CSV and script from --state")
     ap.add_argument("--traces", action="store_true",
                     help="measure the bounces from the switches' traces (slower; by default "
                          "the bounce columns come from the model walk over the same routes)")
@@ -336,47 +466,60 @@ def main():
     for mode in opt.modes.split(","):
         if mode not in [m for m, _ in MODES]:
             sys.exit("run-table-vi: unknown configuration '%s' in --modes" % mode)
-    if opt.jobs < 1 or opt.packets < 1 or opt.seeds < 1:
-        sys.exit("run-table-vi: --jobs, --packets and --seeds must be positive")
+    if opt.jobs < 1 or opt.packets < 1 or opt.seeds < 1 or opt.run_limit_s < 0:
+        sys.exit("run-table-vi: --jobs, --packets and --seeds must be positive, "
+                 "--run-limit-s not negative")
     for out in (opt.rst, opt.csv, opt.plot):
         if os.path.abspath(out) == os.path.abspath(opt.state):
             sys.exit("run-table-vi: output %s is the --state folder" % out)
-    binary = find_bin(opt.bin)
+    global ROWS
+    ccs = [c for c in opt.ccs.split(",") if c]
+    for cc in ccs:
+        if cc not in CC_LABELS:
+            sys.exit("run-table-vi: unknown congestion control '%s' in --ccs" % cc)
+    ROWS = make_rows(ccs or ["dcqcn"])
+    binary = None if opt.report else find_bin(opt.bin)
     os.makedirs(opt.state, exist_ok=True)
     cells = []
     for workload in opt.workloads.split(","):
         if workload not in WORKLOADS:
             sys.exit("run-table-vi: unknown workload '%s'" % workload)
-        for mode, _ in MODES:
-            if mode not in opt.modes.split(","):
-                continue
+        for key, _, mode, cc in ROWS:
             for n in SENDERS:
                 for seed in range(1, opt.seeds + 1):
-                    name = cell_name(workload, mode, n)
+                    name = cell_name(workload, key, n)
                     args = ["--mode=" + mode, "--senders=%d" % n, "--workload=" + workload,
                             "--packets=%d" % opt.packets, "--seed=%d" % seed,
                             "--arrivals=" + opt.arrivals, "--offered=" + opt.offered,
                             "--traces=" + ("true" if opt.traces else "false")]
+                    if cc != "dcqcn":
+                        args.append("--cc=" + cc)
                     args += shlex.split(opt.extra)
                     run = "%s-seed%d" % (name, seed)
-                    cells.append((run, args, os.path.join(opt.state, run + ".txt"), name))
-    todo = [c for c in cells if parse_result(c[2]) is None]
+                    cells.append((run, args, os.path.join(opt.state, run + ".txt"), name,
+                                  seed, mode))
+    # Every configuration's cells are tabled from --state; those of --modes are run.
+    todo = [c for c in cells if not opt.report and c[5] in opt.modes.split(",")
+            and needs_run(c[2], opt.run_limit_s)]
     print("run-table-vi: %d runs (%d seeds per cell), %d done before, %d to run on %d jobs"
           % (len(cells), opt.seeds, len(cells) - len(todo), len(todo), opt.jobs))
-    errors, elapsed = run_parallel(binary, todo, opt.jobs)
+    errors, elapsed = run_parallel(binary, todo, opt.jobs, opt.run_limit_s)
     session = record_session(opt.state, len(todo), opt.jobs, elapsed)
     per_cell = {}
+    stops = {}
     finished = 0
     for c in cells:
         r = parse_result(c[2])
         if r:
             per_cell.setdefault(c[3], []).append(r)
             finished += 1
+        elif parse_stopped(c[2]):
+            stops.setdefault(c[3], []).append((c[4], parse_stopped(c[2])))
     summaries = {name: summarize(runs) for name, runs in per_cell.items()}
     wall = sum(s["wall_s"] for s in summaries.values())
     flags = " ".join(["--arrivals=" + opt.arrivals, "--offered=" + opt.offered, opt.extra]).strip()
     write_rst(opt.rst, opt.title, summaries, opt.packets, opt.seeds, flags, wall, session,
-              opt.workloads.split(","))
+              opt.workloads.split(","), stops)
     write_csv(opt.csv, summaries)
     write_plot(opt.plot, opt.csv, opt.workloads.split(","))
     print("run-table-vi: wrote %s, %s, %s (%d of %d runs; %d run now on %d jobs in %.0f s)"

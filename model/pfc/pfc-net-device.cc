@@ -479,6 +479,15 @@ PfcNetDevice::SendEntry(const PfcQueueEntry& entry, uint8_t cls)
     {
         m_scheduler->NotifySent(cls, entry.bytes);
     }
+    if (!m_egressStamp.IsNull())
+    {
+        uint64_t waiting = 0;
+        for (const auto& q : m_queues)
+        {
+            waiting += q.bytes;
+        }
+        m_egressStamp(*this, entry.frame, m_txBytes + entry.frame->GetSize(), waiting);
+    }
     // The frame goes on the wire (m_busy) before the switch releases its
     // buffer: the release can send a RESUME out of this very port (a frame
     // that leaves by the port it came in on, e.g. after a local reroute),
@@ -495,6 +504,7 @@ void
 PfcNetDevice::StartFrame(Ptr<Packet> frame)
 {
     m_busy = true;
+    m_txBytes += frame->GetSize();
     if (m_traced & TRACE_PHY_TX_END)
     {
         // Kept for PhyTxEnd only: without a sink the port does not hold the
@@ -569,6 +579,18 @@ void
 PfcNetDevice::NotifySourceReady()
 {
     TryTransmit();
+}
+
+void
+PfcNetDevice::SetEgressStamp(EgressStampCallback stamp)
+{
+    m_egressStamp = stamp;
+}
+
+uint64_t
+PfcNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
 }
 
 void

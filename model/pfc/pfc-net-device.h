@@ -149,6 +149,14 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     typedef Callback<Ptr<Packet>, uint8_t> TransmitSourceCallback;
     /// Host receive hook: sees every received IPv4 packet first; true = consumed.
     typedef Callback<bool, Ptr<Packet>> ReceiveHookCallback;
+    /**
+     * Switch egress stamp (in-band telemetry): called with each frame a switch
+     * port is about to put on the wire (it may rewrite the frame's bytes, not
+     * their number), the port, the bytes the port has sent with this frame,
+     * and the bytes waiting in its class queues behind it.
+     */
+    typedef Callback<void, const PfcNetDevice&, Ptr<Packet>, uint64_t, uint64_t>
+        EgressStampCallback;
 
     /**
      * \brief Get the type ID.
@@ -252,6 +260,10 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     void NotifySourceReady();
     /// \param hook the host receive hook (null callback: none)
     void SetReceiveHook(ReceiveHookCallback hook);
+    /// \param stamp the switch egress stamp (null callback: none)
+    void SetEgressStamp(EgressStampCallback stamp);
+    /// \return bytes of every frame this device has put on the wire
+    uint64_t GetTxBytes() const;
 
     /**
      * ECN marking of this (switch) port, RED-like on the instantaneous class
@@ -555,6 +567,8 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     double m_ecnPmax;                       //!< EcnPmax
     Ptr<UniformRandomVariable> m_ecnRandom; //!< marking decisions
     TransmitSourceCallback m_source;        //!< host transmit source
+    EgressStampCallback m_egressStamp;      //!< switch egress stamp (INT)
+    uint64_t m_txBytes = 0;                 //!< bytes put on the wire
     uint32_t m_nodeContext;                 //!< GetNodeContext()
 
     // Line 2: starting a frame.

@@ -6,10 +6,12 @@
 
 #include "pfc-channel.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/roce-int-header.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -83,6 +85,14 @@ PfcSwitchNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&PfcSwitchNetDevice::m_itsy),
                           MakePointerChecker<ItsyDetector>())
+            .AddAttribute("Int",
+                          "In-band telemetry (HPCC): every RoCEv2 data packet that asks for "
+                          "it (BTH INT bit) gets a hop record (queue, bytes sent, time, link "
+                          "rate) as it leaves a port of this switch (RoceIntHeader).  Set "
+                          "before the simulation starts.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PfcSwitchNetDevice::m_int),
+                          MakeBooleanChecker())
             .AddAttribute("Watchdog",
                           "The PFC watchdog of this switch; null, the default, turns it off.  "
                           "Set before the simulation starts.",
@@ -172,6 +182,19 @@ PfcSwitchNetDevice::DoInitialize()
                               ": " + why);
     }
     m_mmu->Setup(m_ports.size());
+    for (const Ptr<PfcNetDevice>& port : m_ports)
+    {
+        if (m_int && !RoceIntHeader::IsEncodable(port->GetDataRate().GetBitRate()))
+        {
+            PfcConfigurationError("switch " + std::to_string(m_node->GetId()) +
+                                  ": Int on a port of " +
+                                  std::to_string(port->GetDataRate().GetBitRate() / 1000000) +
+                                  " Mb/s; an INT record carries 1, 10, 25, 40, 50, 100, 200, 400 "
+                                  "or 800 Gb/s");
+        }
+        port->SetEgressStamp(m_int ? MakeCallback(&PfcSwitchNetDevice::StampInt, this)
+                                   : PfcNetDevice::EgressStampCallback());
+    }
     // The Itsy and Watchdog attributes are monitors like AddMonitor's, first.
     std::vector<Ptr<PfcSwitchMonitor>> monitors;
     if (m_itsy)
@@ -247,6 +270,15 @@ PfcSwitchNetDevice::AddPort(Ptr<PfcNetDevice> port)
     port->SetSwitchPort(index, this);
     port->TraceConnectWithoutContext("Drop", MakeCallback(&PfcSwitchNetDevice::PortDrop, this));
     return index;
+}
+
+void
+PfcSwitchNetDevice::StampInt(const PfcNetDevice& port,
+                             Ptr<Packet> frame,
+                             uint64_t txBytes,
+                             uint64_t queueBytes)
+{
+    RoceIntStamp(frame, Simulator::Now(), txBytes, queueBytes, port.GetDataRate().GetBitRate());
 }
 
 uint32_t

@@ -318,6 +318,15 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
      */
     bool DecrementTtl(Ptr<Packet> packet, Ipv4Header& ip, uint32_t inPort);
     /**
+     * The Int egress stamp of every port (PfcNetDevice::EgressStampCallback).
+     * \param port the port \param frame its frame \param txBytes bytes it has sent
+     * \param queueBytes bytes waiting behind the frame
+     */
+    void StampInt(const PfcNetDevice& port,
+                  Ptr<Packet> frame,
+                  uint64_t txBytes,
+                  uint64_t queueBytes);
+    /**
      * Stage: lossless admission on the ingress queue (a lossy class passes;
      * drops LOSSLESS_OVERFLOW), with the PAUSE/RESUME it decides.
      * \param packet payload \param ip header
@@ -419,6 +428,7 @@ class PfcSwitchNetDevice : public NetDevice, private PfcPortOwner
     EventId m_pullEvent;                                 //!< pending PullLocal
     uint32_t m_seed;                                     //!< ECMP seed in effect
     bool m_checksum;                                     //!< recompute IPv4 checksums
+    bool m_int = false;                                  //!< Int
     bool m_initialized;                                  //!< DoInitialize ran (MMU set up)
     bool m_observed; //!< a monitor is attached (set by DoInitialize)
 

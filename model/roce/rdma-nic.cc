@@ -4,13 +4,17 @@
 
 #include "rdma-nic.h"
 
+#include "rdma-dcqcn.h"
 #include "roce-header.h"
+#include "roce-int-header.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
@@ -56,27 +60,21 @@ struct RdmaNic::SendQp
     bool started = false;     //!< StartFlow ran
     bool done = false;        //!< every packet acknowledged
     Time nextSend;            //!< rate limiter: earliest next packet
-    // DCQCN
-    double rc = 0;                //!< current rate (bit/s)
-    double rt = 0;                //!< target rate (bit/s)
-    double alpha = 1;             //!< congestion estimate
-    bool cnpSinceAlpha = false;   //!< a CNP arrived since the last alpha timer
-    uint32_t timerEvents = 0;     //!< rate increase events by the timer since the last cut
-    uint32_t byteEvents = 0;      //!< rate increase events by the byte counter
-    uint64_t bytesSinceEvent = 0; //!< bytes sent since the last byte-counter event
+    double rc = 0;            //!< rate (bit/s), the policy's
+    uint64_t window = 0;      //!< payload bytes in flight allowed by the policy (0: any)
+    // RTT sampling (WantsRtt): one timed packet at a time, Karn's rule on resends
+    bool timing = false;   //!< a packet is being timed
+    uint32_t timedPsn = 0; //!< its sequence index
+    Time timedAt;          //!< when it was sent
     // The RTO and the delayed ACK are lazy timers: restarting one moves its
     // deadline and leaves the one pending event alone (a cancelled ns-3 event
     // stays in the scheduler until its time, so cancel-and-reschedule on
     // every ACK filled the event set with one dead event per ACK).  When the
     // event runs before the deadline it schedules itself again for it.
-    EventId rtoEvent;        //!< pending RTO check (at or before rtoDeadline)
-    Time rtoDeadline;        //!< when the RTO fires, if armed
-    bool rtoArmed = false;   //!< the RTO is running
-    EventId alphaEvent;      //!< alpha timer
-    EventId rateEvent;       //!< rate increase timer
-    EventId decreaseEvent;   //!< rate decrease check (RateDecreaseInterval > 0)
-    bool cutPending = false; //!< a CNP arrived since the last decrease check
-    RdmaFlowRecord record;   //!< what happened
+    EventId rtoEvent;      //!< pending RTO check (at or before rtoDeadline)
+    Time rtoDeadline;      //!< when the RTO fires, if armed
+    bool rtoArmed = false; //!< the RTO is running
+    RdmaFlowRecord record; //!< what happened
 };
 
 /// Receiver state of one queue pair.
@@ -92,6 +90,9 @@ struct RdmaNic::RecvQp
     Time ackDeadline;        //!< when the delayed ACK is due, if armed
     bool ackArmed = false;   //!< a delayed ACK is due
     bool nakPending = false; //!< a NAK was sent, the gap is not filled yet
+    bool ceSinceAck = false; //!< data since the last ACK arrived CE-marked (EchoesEcn)
+    bool hasInt = false;     //!< the last data packet carried INT (echoed by the next ACK)
+    RoceIntHeader lastInt;   //!< its INT
     Time lastCnp = Time(-1); //!< last CNP sent (negative: never)
 };
 
@@ -131,10 +132,20 @@ RdmaNic::GetTypeId()
                           MakeUintegerAccessor(&RdmaNic::m_ttl),
                           MakeUintegerChecker<uint8_t>(1))
             .AddAttribute("Dcqcn",
-                          "DCQCN congestion control on (true) or every flow at line rate (false).",
+                          "With CongestionControl ns3::RdmaDcqcn (the default): DCQCN on "
+                          "(true) or every flow at line rate (false); no effect on the others.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&RdmaNic::m_dcqcn),
+                          MakeBooleanAccessor(&RdmaNic::SetDcqcn, &RdmaNic::GetDcqcn),
                           MakeBooleanChecker())
+            .AddAttribute("CongestionControl",
+                          "The congestion control policy, a subclass of "
+                          "ns3::RdmaCongestionControl: ns3::RdmaDcqcn, ns3::RdmaDctcp, "
+                          "ns3::RdmaTimely or ns3::RdmaNoCongestionControl (line rate).  Set "
+                          "before the first flow.",
+                          TypeIdValue(RdmaDcqcn::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::SetCongestionControlType,
+                                             &RdmaNic::GetCongestionControlType),
+                          MakeTypeIdChecker())
             .AddAttribute("InitialPsn",
                           "PSN of every queue pair's first packet (an RC queue pair may start "
                           "anywhere in the 24-bit range; both ends must agree).",
@@ -236,7 +247,7 @@ RdmaNic::GetTypeId()
                           MakeBooleanAccessor(&RdmaNic::m_clampTargetRate),
                           MakeBooleanChecker())
             .AddAttribute("MinRate",
-                          "Lowest rate DCQCN cuts a flow to (bit/s).",
+                          "Lowest rate the congestion control cuts a flow to (bit/s).",
                           DataRateValue(DataRate("10Mbps")),
                           MakeDataRateAccessor(&RdmaNic::m_minRate),
                           MakeDataRateChecker())
@@ -245,9 +256,15 @@ RdmaNic::GetTypeId()
                             MakeTraceSourceAccessor(&RdmaNic::m_flowCompleteTrace),
                             "ns3::RdmaNic::FlowRecordTracedCallback")
             .AddTraceSource("RateChange",
-                            "DCQCN changed a flow's rate (flow id, bit/s).",
+                            "The congestion control changed a flow's rate (flow id, bit/s).",
                             MakeTraceSourceAccessor(&RdmaNic::m_rateTrace),
-                            "ns3::RdmaNic::RateTracedCallback");
+                            "ns3::RdmaNic::RateTracedCallback")
+            .AddTraceSource("RttSample",
+                            "An RTT sample the congestion control asked for (RdmaTimely): a "
+                            "data packet sent once, from its sending to the ACK that covers it "
+                            "(flow id, time).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_rttTrace),
+                            "ns3::RdmaNic::RttTracedCallback");
     return tid;
 }
 
@@ -266,6 +283,7 @@ RdmaNic::RdmaNic()
     : m_payloadSize(1000),
       m_ttl(64),
       m_dcqcn(true),
+      m_ccType(RdmaDcqcn::GetTypeId()),
       m_initialPsn(0),
       m_ackInterval(4),
       m_ackDelay(MicroSeconds(10)),
@@ -291,6 +309,7 @@ RdmaNic::RdmaNic()
       m_timeouts(0),
       m_cnpsSent(0),
       m_cnpsReceived(0),
+      m_ecnEchoes(0),
       m_naksSent(0),
       m_delivered(0),
       m_duplicates(0),
@@ -316,8 +335,11 @@ RdmaNic::DoDispose()
     for (SendQp* qp : m_send)
     {
         qp->rtoEvent.Cancel();
-        qp->alphaEvent.Cancel();
-        qp->rateEvent.Cancel();
+    }
+    if (m_cc)
+    {
+        m_cc->Dispose();
+        m_cc = nullptr;
     }
     for (auto& kv : m_recv)
     {
@@ -351,18 +373,19 @@ RdmaNic::Attach(Ptr<PfcNetDevice> device, Ipv4Address local)
     NS_ABORT_MSG_IF(!device || device->IsSwitchPort(),
                     "RdmaNic::Attach: the device must be a host PfcNetDevice");
     NS_ABORT_MSG_IF(m_device || m_relay, "RdmaNic::Attach: already attached");
-    if (m_payloadSize + kRoceHeaderBytes > device->GetMtu())
+    m_lineRate = double(device->GetDataRate().GetBitRate());
+    CreateCongestionControl();
+    if (m_payloadSize + GetDataHeaderBytes() > device->GetMtu())
     {
         PfcConfigurationError(
             "RdmaNic: PayloadSize " + std::to_string(m_payloadSize) + " + " +
-            std::to_string(kRoceHeaderBytes) +
+            std::to_string(GetDataHeaderBytes()) +
             " header bytes exceed the Mtu of the host's device, " +
             std::to_string(device->GetMtu()) +
             " B: lower ns3::RdmaNic::PayloadSize or raise ns3::PfcNetDevice::Mtu");
     }
     m_device = device;
     m_local = local;
-    m_lineRate = double(device->GetDataRate().GetBitRate());
     device->SetTransmitSource(MakeCallback(&RdmaNic::PullPacket, this));
     device->SetReceiveHook(MakeCallback(&RdmaNic::ReceivePacket, this));
     if (m_rxBuffer)
@@ -403,6 +426,7 @@ RdmaNic::Attach(Ptr<PfcSwitchNetDevice> relay, Ipv4Address local)
     {
         m_lineRate = std::max(m_lineRate, double(relay->GetPort(p)->GetDataRate().GetBitRate()));
     }
+    CreateCongestionControl();
     relay->SetTransmitSource(MakeCallback(&RdmaNic::PullPacket, this));
     relay->SetReceiveHook(MakeCallback(&RdmaNic::ReceivePacket, this));
 }
@@ -462,7 +486,7 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
                                                    << " a flow may have (GetMaxFlowBytes)");
     qp->packets = uint32_t(packets);
     qp->lastPayload = uint32_t(spec.bytes - (packets - 1) * m_payloadSize);
-    qp->rc = qp->rt = m_lineRate;
+    qp->rc = m_lineRate;
     RdmaFlowRecord& r = qp->record;
     r.flowId = qp->id;
     r.src = m_local;
@@ -474,6 +498,7 @@ RdmaNic::AddFlow(const RdmaFlowSpec& spec)
     r.packets = qp->packets;
     r.idealFct = spec.idealFct.IsStrictlyPositive() ? spec.idealFct : IdealFct(*qp);
     m_send.push_back(qp);
+    m_cc->FlowAdded(qp->id);
     // In a distributed run (MPI) every rank holds every NIC; only the rank
     // of the NIC's node starts its flows (the others keep the record unstarted).
     if (GetNode()->GetSystemId() == Simulator::GetSystemId())
@@ -492,8 +517,8 @@ RdmaNic::GetNode() const
 Time
 RdmaNic::IdealFct(const SendQp& qp) const
 {
-    double bits = (qp.packets - 1) * WireBits(m_payloadSize + kRoceHeaderBytes) +
-                  WireBits(qp.lastPayload + kRoceHeaderBytes);
+    double bits = (qp.packets - 1) * WireBits(m_payloadSize + GetDataHeaderBytes()) +
+                  WireBits(qp.lastPayload + GetDataHeaderBytes());
     return Seconds(bits / m_lineRate);
 }
 
@@ -512,6 +537,7 @@ RdmaNic::StartFlow(uint32_t flowId)
                                qp.id,
                                [](const SendQp* q, uint32_t id) { return q->id < id; });
     m_activeQps.insert(at, &qp);
+    m_cc->FlowStarted(qp.id);
     NotifyDevice();
 }
 
@@ -542,6 +568,11 @@ RdmaNic::BuildData(SendQp& qp, uint32_t psn)
     bth.SetDestQp(qp.id + kQpnBase);
     bth.SetPsn((psn + m_initialPsn) & kPsnMask);
     bth.SetAckRequest(last);
+    if (m_wantsInt)
+    {
+        p->AddHeader(RoceIntHeader()); // the switches fill it in
+        bth.SetInt(true);
+    }
     p->AddHeader(bth);
     UdpHeader udp;
     udp.SetSourcePort(qp.spec.sport);
@@ -571,10 +602,16 @@ RdmaNic::QueueControl(Ipv4Address dst,
                       uint8_t opcode,
                       uint32_t destQp,
                       uint32_t psn,
-                      uint8_t syndrome)
+                      uint8_t syndrome,
+                      bool becn,
+                      const RoceIntHeader* echo)
 {
     Ptr<Packet> p = Create<Packet>(opcode == RoceBthHeader::CNP ? kCnpPayload : 0);
     p->AddTrailer(RoceIcrcTrailer());
+    if (echo)
+    {
+        p->AddHeader(*echo);
+    }
     if (opcode == RoceBthHeader::RC_ACK)
     {
         RoceAethHeader aeth;
@@ -585,10 +622,11 @@ RdmaNic::QueueControl(Ipv4Address dst,
     bth.SetOpcode(opcode);
     bth.SetDestQp(destQp);
     bth.SetPsn((opcode == RoceBthHeader::CNP ? psn : psn + m_initialPsn) & kPsnMask);
-    if (opcode == RoceBthHeader::CNP)
+    if (opcode == RoceBthHeader::CNP || becn)
     {
         bth.SetBecn(true);
     }
+    bth.SetInt(echo != nullptr);
     p->AddHeader(bth);
     UdpHeader udp;
     udp.SetSourcePort(sport);
@@ -664,15 +702,13 @@ RdmaNic::PullPacket(uint8_t pausedMask)
         {
             RestartRto(qp);
         }
-        if (m_dcqcn && m_byteCounter > 0 && qp.rc < m_lineRate)
+        if (m_wantsRtt && !qp.timing)
         {
-            qp.bytesSinceEvent += p->GetSize();
-            if (qp.bytesSinceEvent >= m_byteCounter)
-            {
-                qp.bytesSinceEvent = 0;
-                RateIncrease(qp, false);
-            }
+            qp.timing = psn + 1 == qp.maxSent; // a first transmission only (Karn)
+            qp.timedPsn = psn;
+            qp.timedAt = now;
         }
+        m_cc->PacketSent(qp.id, p->GetSize());
         m_rrNext = qp.id + 1;
         return p;
     }
@@ -688,7 +724,8 @@ RdmaNic::WindowFull(const SendQp& qp) const
 {
     uint32_t inFlight = qp.next - qp.una;
     return inFlight >= kMaxPacketsInFlight ||
-           (m_maxInflight > 0 && uint64_t(inFlight) * m_payloadSize >= m_maxInflight);
+           (m_maxInflight > 0 && uint64_t(inFlight) * m_payloadSize >= m_maxInflight) ||
+           (qp.window > 0 && uint64_t(inFlight) * m_payloadSize >= qp.window);
 }
 
 void
@@ -745,6 +782,7 @@ RdmaNic::RetransmitTimeout(uint32_t flowId)
     ++m_timeouts;
     ++qp.record.timeouts;
     qp.next = qp.una;
+    qp.timing = false; // Karn: what is resent is not timed
     RestartRto(qp);
     NotifyDevice();
 }
@@ -800,9 +838,24 @@ RdmaNic::ReceivePacket(Ptr<Packet> packet)
         {
             RoceAethHeader aeth;
             p->RemoveHeader(aeth);
-            OnAck(*m_send[id], (bth.GetPsn() - m_initialPsn) & kPsnMask, aeth.IsNak());
+            m_ecnEchoes += bth.GetBecn() ? 1 : 0;
+            RoceIntHeader telemetry;
+            if (bth.GetInt())
+            {
+                p->RemoveHeader(telemetry);
+            }
+            OnAck(*m_send[id],
+                  (bth.GetPsn() - m_initialPsn) & kPsnMask,
+                  aeth.IsNak(),
+                  bth.GetBecn(),
+                  bth.GetInt() ? &telemetry : nullptr);
         }
         return true;
+    }
+    RoceIntHeader telemetry;
+    if (bth.GetInt())
+    {
+        p->RemoveHeader(telemetry);
     }
     RoceIcrcTrailer icrc;
     p->RemoveTrailer(icrc);
@@ -811,7 +864,8 @@ RdmaNic::ReceivePacket(Ptr<Packet> packet)
            ip.GetDscp(),
            ip.GetEcn() == Ipv4Header::ECN_CE,
            bth,
-           p->GetSize());
+           p->GetSize(),
+           bth.GetInt() ? &telemetry : nullptr);
     return true;
 }
 
@@ -821,7 +875,8 @@ RdmaNic::OnData(Ipv4Address src,
                 uint8_t dscp,
                 bool ce,
                 const RoceBthHeader& bth,
-                uint32_t payload)
+                uint32_t payload,
+                const RoceIntHeader* telemetry)
 {
     if (!m_lastRecv || m_lastRecv->src != src || m_lastRecv->qpn != bth.GetDestQp())
     {
@@ -838,7 +893,13 @@ RdmaNic::OnData(Ipv4Address src,
     qp.dscp = m_controlDscp < 64 ? uint8_t(m_controlDscp) : dscp;
     qp.qpn = bth.GetDestQp();
     Time now = Simulator::Now();
-    if (ce && (qp.lastCnp.IsNegative() || now - qp.lastCnp >= m_cnpInterval))
+    qp.ceSinceAck = qp.ceSinceAck || ce;
+    qp.hasInt = telemetry != nullptr;
+    if (telemetry)
+    {
+        qp.lastInt = *telemetry;
+    }
+    if (ce && m_sendsCnps && (qp.lastCnp.IsNegative() || now - qp.lastCnp >= m_cnpInterval))
     {
         qp.lastCnp = now;
         ++m_cnpsSent;
@@ -929,11 +990,14 @@ RdmaNic::SendAck(RecvQp& qp)
                  RoceBthHeader::RC_ACK,
                  qp.qpn,
                  qp.expected - 1,
-                 RoceAethHeader::kSyndromeAck);
+                 RoceAethHeader::kSyndromeAck,
+                 m_echoesEcn && qp.ceSinceAck,
+                 qp.hasInt ? &qp.lastInt : nullptr);
+    qp.ceSinceAck = false;
 }
 
 void
-RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
+RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak, bool becn, const RoceIntHeader* telemetry)
 {
     if (qp.done)
     {
@@ -951,6 +1015,7 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
         {
             NS_LOG_LOGIC("flow " << qp.id << " NAK: back to " << psn << " from " << qp.next);
             qp.next = psn;
+            qp.timing = false; // Karn: what is resent is not timed
         }
         RestartRto(qp);
         NotifyDevice();
@@ -959,8 +1024,21 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak)
     if (int32_t(psn + 1 - qp.una) > 0)
     {
         const bool wasFull = WindowFull(qp);
+        RdmaAckInfo info;
+        info.acked = std::min(psn + 1, qp.packets) - qp.una;
         qp.una = std::min(psn + 1, qp.packets);
-        if (wasFull && qp.una < qp.packets)
+        info.una = qp.una;
+        info.next = qp.next;
+        info.ecnEcho = becn;
+        info.telemetry = telemetry;
+        if (qp.timing && qp.una > qp.timedPsn)
+        {
+            qp.timing = false;
+            info.rtt = Simulator::Now() - qp.timedAt;
+            m_rttTrace(qp.id, info.rtt);
+        }
+        m_cc->AckReceived(qp.id, info);
+        if ((wasFull || qp.window > 0) && qp.una < qp.packets)
         {
             NotifyDevice(); // the window opened
         }
@@ -987,9 +1065,7 @@ RdmaNic::Finish(SendQp& qp)
     qp.done = true;
     qp.rtoArmed = false;
     qp.rtoEvent.Cancel();
-    qp.alphaEvent.Cancel();
-    qp.rateEvent.Cancel();
-    qp.decreaseEvent.Cancel();
+    m_cc->FlowFinished(qp.id);
     m_activeQps.erase(std::find(m_activeQps.begin(), m_activeQps.end(), &qp));
     RdmaFlowRecord& r = qp.record;
     r.finished = true;
@@ -1002,7 +1078,7 @@ RdmaNic::Finish(SendQp& qp)
 }
 
 // ---------------------------------------------------------------------------
-// DCQCN
+// Congestion control: the policy's rate and window (RdmaCongestionControl)
 // ---------------------------------------------------------------------------
 
 void
@@ -1021,115 +1097,97 @@ RdmaNic::OnCnp(SendQp& qp)
 {
     ++m_cnpsReceived;
     ++qp.record.cnps;
-    if (!m_dcqcn || qp.done)
+    if (!qp.done)
     {
-        return;
-    }
-    qp.cnpSinceAlpha = true;
-    if (qp.alphaEvent.IsExpired())
-    {
-        qp.alphaEvent = Simulator::Schedule(m_alphaTimer, &RdmaNic::AlphaTimer, this, qp.id);
-    }
-    if (m_decreaseInterval.IsZero())
-    {
-        // DCQCN's RP (Zhu et al., SIGCOMM 2015): every CNP cuts, and raises alpha.
-        Cut(qp);
-        qp.alpha = (1 - m_g) * qp.alpha + m_g;
-        return;
-    }
-    // At most one cut per RateDecreaseInterval; alpha moves on its timer only.
-    qp.cutPending = true;
-    if (qp.decreaseEvent.IsExpired())
-    {
-        qp.decreaseEvent =
-            Simulator::Schedule(m_decreaseInterval, &RdmaNic::DecreaseTimer, this, qp.id);
+        m_cc->CnpReceived(qp.id);
     }
 }
 
+double
+RdmaNic::GetFlowRate(uint32_t flowId) const
+{
+    return m_send[flowId]->rc;
+}
+
 void
-RdmaNic::DecreaseTimer(uint32_t flowId)
+RdmaNic::SetFlowRate(uint32_t flowId, double bps)
+{
+    SetRate(*m_send[flowId], bps);
+}
+
+void
+RdmaNic::SetFlowWindow(uint32_t flowId, uint64_t bytes)
 {
     SendQp& qp = *m_send[flowId];
-    if (qp.done)
+    const bool opens = bytes == 0 || bytes > qp.window;
+    qp.window = bytes;
+    if (opens && !qp.done)
     {
-        return;
-    }
-    qp.decreaseEvent =
-        Simulator::Schedule(m_decreaseInterval, &RdmaNic::DecreaseTimer, this, flowId);
-    if (qp.cutPending)
-    {
-        qp.cutPending = false;
-        Cut(qp);
+        NotifyDevice();
     }
 }
 
 void
-RdmaNic::Cut(SendQp& qp)
+RdmaNic::SetCongestionControlType(TypeId tid)
 {
-    if (m_clampTargetRate || qp.timerEvents > 0 || qp.byteEvents > 0)
-    {
-        qp.rt = qp.rc;
-    }
-    SetRate(qp, qp.rc * (1 - qp.alpha / 2));
-    qp.timerEvents = 0;
-    qp.byteEvents = 0;
-    qp.bytesSinceEvent = 0;
-    qp.rateEvent.Cancel();
-    qp.rateEvent = Simulator::Schedule(m_rateTimer, &RdmaNic::RateIncreaseTimer, this, qp.id);
+    m_ccType = tid;
+    CreateCongestionControl();
+}
+
+TypeId
+RdmaNic::GetCongestionControlType() const
+{
+    return m_ccType;
 }
 
 void
-RdmaNic::AlphaTimer(uint32_t flowId)
+RdmaNic::SetDcqcn(bool on)
 {
-    SendQp& qp = *m_send[flowId];
-    if (qp.done)
-    {
-        return;
-    }
-    if (!qp.cnpSinceAlpha)
-    {
-        qp.alpha = (1 - m_g) * qp.alpha;
-    }
-    qp.cnpSinceAlpha = false;
-    qp.alphaEvent = Simulator::Schedule(m_alphaTimer, &RdmaNic::AlphaTimer, this, flowId);
+    m_dcqcn = on;
+    CreateCongestionControl();
+}
+
+bool
+RdmaNic::GetDcqcn() const
+{
+    return m_dcqcn;
 }
 
 void
-RdmaNic::RateIncreaseTimer(uint32_t flowId)
+RdmaNic::CreateCongestionControl()
 {
-    SendQp& qp = *m_send[flowId];
-    if (qp.done)
+    if (m_lineRate == 0)
     {
-        return;
+        return; // not attached yet (the attributes are being set): Attach creates it
     }
-    RateIncrease(qp, true);
-    if (qp.rc < m_lineRate)
+    if (!m_ccType.IsChildOf(RdmaCongestionControl::GetTypeId()))
     {
-        qp.rateEvent = Simulator::Schedule(m_rateTimer, &RdmaNic::RateIncreaseTimer, this, flowId);
+        PfcConfigurationError("RdmaNic: CongestionControl " + m_ccType.GetName() +
+                              " is not a congestion control (a subclass of "
+                              "ns3::RdmaCongestionControl: ns3::RdmaDcqcn, ns3::RdmaDctcp, "
+                              "ns3::RdmaTimely, ns3::RdmaNoCongestionControl)");
     }
+    NS_ABORT_MSG_IF(!m_send.empty(),
+                    "RdmaNic: CongestionControl or Dcqcn changed after flows were added");
+    const bool off = !m_dcqcn && m_ccType == RdmaDcqcn::GetTypeId();
+    ObjectFactory factory;
+    factory.SetTypeId(off ? RdmaNoCongestionControl::GetTypeId() : m_ccType);
+    if (m_cc)
+    {
+        m_cc->Dispose();
+    }
+    m_cc = factory.Create<RdmaCongestionControl>();
+    m_cc->SetNic(this);
+    m_sendsCnps = m_cc->SendsCnps();
+    m_echoesEcn = m_cc->EchoesEcn();
+    m_wantsRtt = m_cc->WantsRtt();
+    m_wantsInt = m_cc->WantsInt();
 }
 
-void
-RdmaNic::RateIncrease(SendQp& qp, bool byTimer)
+Ptr<RdmaCongestionControl>
+RdmaNic::GetCongestionControl() const
 {
-    ++(byTimer ? qp.timerEvents : qp.byteEvents);
-    // With the byte counter off the timer's count is both counts.
-    uint32_t most = std::max(qp.timerEvents, qp.byteEvents);
-    uint32_t least = m_byteCounter > 0 ? std::min(qp.timerEvents, qp.byteEvents) : most;
-    if (most < m_fastSteps)
-    {
-        // Fast recovery: halfway back to the target.
-    }
-    else if (least > m_fastSteps)
-    {
-        qp.rt += (least - m_fastSteps) * double(m_rhai.GetBitRate());
-    }
-    else
-    {
-        qp.rt += double(m_rai.GetBitRate());
-    }
-    qp.rt = std::min(qp.rt, m_lineRate);
-    SetRate(qp, (qp.rt + qp.rc) / 2);
+    return m_cc;
 }
 
 // ---------------------------------------------------------------------------
@@ -1147,9 +1205,10 @@ RdmaNic::StopFlows()
             qp->done = true;
             qp->rtoArmed = false;
             qp->rtoEvent.Cancel();
-            qp->alphaEvent.Cancel();
-            qp->rateEvent.Cancel();
-            qp->decreaseEvent.Cancel();
+            if (m_cc)
+            {
+                m_cc->FlowFinished(qp->id);
+            }
         }
     }
     m_activeQps.clear();
@@ -1175,7 +1234,13 @@ RdmaNic::GetActiveFlows() const
 uint32_t
 RdmaNic::GetDataFrameWireBytes() const
 {
-    return uint32_t(WireBits(m_payloadSize + kRoceHeaderBytes) / 8);
+    return uint32_t(WireBits(m_payloadSize + GetDataHeaderBytes()) / 8);
+}
+
+uint32_t
+RdmaNic::GetDataHeaderBytes() const
+{
+    return kRoceHeaderBytes + (m_wantsInt ? RoceIntHeader::kSize : 0);
 }
 
 uint64_t
@@ -1206,6 +1271,12 @@ uint64_t
 RdmaNic::GetCnpsReceived() const
 {
     return m_cnpsReceived;
+}
+
+uint64_t
+RdmaNic::GetEcnEchoesReceived() const
+{
+    return m_ecnEchoes;
 }
 
 uint64_t

@@ -15,8 +15,10 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch-net-device.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-rx-buffer.h"
 #include "ns3/traced-callback.h"
+#include "ns3/type-id.h"
 
 #include <deque>
 #include <map>
@@ -27,7 +29,8 @@
 /**
  * \file
  * \ingroup tagger
- * A RoCEv2 NIC engine on a host PfcNetDevice: queue pairs, go-back-N, DCQCN.
+ * A RoCEv2 NIC engine on a host PfcNetDevice: queue pairs, go-back-N, and a
+ * congestion control policy (DCQCN by default).
  */
 
 namespace ns3
@@ -100,15 +103,20 @@ struct RdmaFlowRecord
  * Loss recovery: go-back-N from the PSN a NAK names, and from the oldest
  * unacknowledged PSN when no ACK progress is seen for RetransmitTimeout.
  *
- * Congestion control (Dcqcn true): DCQCN of Zhu et al. (SIGCOMM 2015): on a
- * CNP, Rt = Rc, Rc = Rc (1 - alpha/2), alpha = (1 - g) alpha + g; without
- * CNPs for AlphaTimer, alpha = (1 - g) alpha; rate increase events every
+ * Congestion control: a policy object of the CongestionControl type
+ * (RdmaCongestionControl: it sets each flow's rate and window from what the
+ * flow observes), created at Attach: RdmaDcqcn (the default), RdmaDctcp,
+ * RdmaTimely or RdmaNoCongestionControl (every flow at line rate).  Dcqcn
+ * false turns DCQCN off (the older switch: no congestion control when the
+ * type is RdmaDcqcn).  DCQCN of Zhu et al. (SIGCOMM 2015): on a CNP, Rt =
+ * Rc, Rc = Rc (1 - alpha/2), alpha = (1 - g) alpha + g; without CNPs for
+ * AlphaTimer, alpha = (1 - g) alpha; rate increase events every
  * RateIncreaseTimer and every ByteCounter bytes, counted separately since
- * the last cut (T and BC, incremented before the test): fast recovery
- * (Rc = (Rt + Rc) / 2) while max(T, BC) < F = FastRecoverySteps (so F - 1
- * events), additive increase (Rt += RAI, then the same averaging) until both
- * pass F, then hyper increase (Rt += (min(T, BC) - F) RHAI).  Dcqcn false:
- * every flow sends at line rate.
+ * the last cut (T and BC, incremented before the test): fast recovery (Rc =
+ * (Rt + Rc) / 2) while max(T, BC) < F = FastRecoverySteps (so F - 1 events),
+ * additive increase (Rt += RAI, then the same averaging) until both pass F,
+ * then hyper increase (Rt += (min(T, BC) - F) RHAI).  Its parameters are
+ * this class's attributes (RdmaDcqcn reads them here).
  *
  * Mellanox NICs, and the HPCC family of simulators after them, differ in
  * three ways, each an attribute here: ClampTargetRate false (a cut sets Rt =
@@ -212,18 +220,24 @@ class RdmaNic : public Object
      * kRoceHeaderBytes, the Ethernet header and FCS, preamble and inter-frame gap
      */
     uint32_t GetDataFrameWireBytes() const;
+    /// \return header bytes of a data packet: kRoceHeaderBytes, and the INT header when the
+    /// congestion control asks for it (RoceIntHeader::kSize)
+    uint32_t GetDataHeaderBytes() const;
     uint64_t GetDataPacketsSent() const;      //!< \return data packets sent (first and again)
     uint64_t GetRetransmittedPackets() const; //!< \return data packets sent again
     uint64_t GetTimeouts() const;             //!< \return retransmission timeouts
     uint64_t GetCnpsSent() const;             //!< \return CNPs sent (as a receiver)
     uint64_t GetCnpsReceived() const;         //!< \return CNPs received (as a sender)
+    uint64_t GetEcnEchoesReceived() const;    //!< \return ACKs received with BECN (sender)
     uint64_t GetNaksSent() const;             //!< \return NAKs sent (as a receiver)
     uint64_t GetBytesDelivered() const;       //!< \return payload bytes delivered in order
     uint64_t GetDuplicatePackets() const; //!< \return data packets received twice or out of order
     /// \return data packets received in order (each delivers its payload once)
     uint64_t GetDataPacketsDelivered() const;
-    /// \param flowId a flow \return its current DCQCN rate Rc
+    /// \param flowId a flow \return its current rate (DCQCN: Rc)
     DataRate GetRate(uint32_t flowId) const;
+    /// \return the congestion control policy (null before Attach)
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
     /// \param flowId a flow \return payload bytes of it acknowledged so far
     uint64_t GetAckedBytes(uint32_t flowId) const;
 
@@ -231,11 +245,16 @@ class RdmaNic : public Object
     typedef void (*FlowRecordTracedCallback)(const RdmaFlowRecord& record);
     /// TracedCallback signature for RateChange: (flow id, new rate in bit/s).
     typedef void (*RateTracedCallback)(uint32_t flowId, uint64_t bitRate);
+    /// TracedCallback signature for RttSample: (flow id, round-trip time).
+    typedef void (*RttTracedCallback)(uint32_t flowId, Time rtt);
 
   protected:
     void DoDispose() override;
 
   private:
+    friend class RdmaCongestionControl; // rates, windows, the line rate
+    friend class RdmaDcqcn;             // DCQCN's attributes are this class's
+
     /// Sender state of one queue pair.
     struct SendQp;
     /// Receiver state of one queue pair (keyed by source address and QP number).
@@ -259,7 +278,8 @@ class RdmaNic : public Object
      * Queue an ACK, NAK or CNP (sent ahead of data).
      * \param dst peer \param sport UDP source port \param dscp DSCP \param opcode BTH opcode
      * \param destQp BTH destination QP \param psn BTH PSN (24 bits) \param syndrome AETH
-     * syndrome (ACK/NAK only)
+     * syndrome (ACK/NAK only) \param becn the BTH's BECN bit \param echo INT to echo
+     * after the AETH (ACKs; null: none)
      */
     void QueueControl(Ipv4Address dst,
                       uint16_t sport,
@@ -267,37 +287,55 @@ class RdmaNic : public Object
                       uint8_t opcode,
                       uint32_t destQp,
                       uint32_t psn,
-                      uint8_t syndrome);
+                      uint8_t syndrome,
+                      bool becn = false,
+                      const RoceIntHeader* echo = nullptr);
     /// \param qp sender \param psn24 PSN of the ACK/NAK \param nak whether a NAK
-    void OnAck(SendQp& qp, uint32_t psn24, bool nak);
-    void OnCnp(SendQp& qp);              //!< \param qp sender: DCQCN rate decrease
-    void Cut(SendQp& qp);                //!< \param qp sender: DCQCN cut by alpha / 2
-    void DecreaseTimer(uint32_t flowId); //!< \param flowId flow: cut if a CNP arrived
-    void SendAck(RecvQp& qp);            //!< \param qp receiver: ACK what arrived
+    /// \param becn the ACK's BECN bit (CE-marked data echoed)
+    /// \param telemetry the INT it echoes (null: none)
+    void OnAck(SendQp& qp,
+               uint32_t psn24,
+               bool nak,
+               bool becn,
+               const RoceIntHeader* telemetry = nullptr);
+    void OnCnp(SendQp& qp);   //!< \param qp sender: a CNP for it (to the policy)
+    void SendAck(RecvQp& qp); //!< \param qp receiver: ACK what arrived
     /// \param qp receiver: the delayed-ACK check (SendAck when due, else wait again)
     void DelayedAck(RecvQp& qp);
     /**
      * Receiver: a data packet arrived.
      * \param src sender \param sport UDP source port \param dscp its DSCP \param ce ECN CE
-     * \param bth its BTH \param payload payload bytes
+     * \param bth its BTH \param payload payload bytes \param telemetry its INT (null: none)
      */
     void OnData(Ipv4Address src,
                 uint16_t sport,
                 uint8_t dscp,
                 bool ce,
                 const RoceBthHeader& bth,
-                uint32_t payload);
+                uint32_t payload,
+                const RoceIntHeader* telemetry);
     void RetransmitTimeout(uint32_t flowId); //!< \param flowId flow: RTO fired
-    void AlphaTimer(uint32_t flowId);        //!< \param flowId flow: DCQCN alpha decay
-    void RateIncreaseTimer(uint32_t flowId); //!< \param flowId flow: DCQCN timer
-    /// \param qp sender \param byTimer timer event (else byte counter)
-    void RateIncrease(SendQp& qp, bool byTimer);
-    void SetRate(SendQp& qp, double bps); //!< \param qp sender \param bps new Rc
-    void RestartRto(SendQp& qp);          //!< \param qp sender: (re)arm the RTO
-    void Finish(SendQp& qp);              //!< \param qp sender: flow done
-    void ScheduleWake(Time at);           //!< \param at ask the device again then
+    /// \param qp sender \param bps its new rate, clamped to [MinRate, line rate]
+    void SetRate(SendQp& qp, double bps);
+    /// \param flowId a flow \return its rate (bit/s)
+    double GetFlowRate(uint32_t flowId) const;
+    /// \param flowId a flow \param bps its new rate, clamped to [MinRate, line rate]
+    void SetFlowRate(uint32_t flowId, double bps);
+    /// \param flowId a flow \param bytes its window (payload bytes in flight; 0: none)
+    void SetFlowWindow(uint32_t flowId, uint64_t bytes);
+    /// \param tid a congestion control type (CongestionControl)
+    void SetCongestionControlType(TypeId tid);
+    TypeId GetCongestionControlType() const; //!< \return CongestionControl
+    void SetDcqcn(bool on);                  //!< \param on Dcqcn
+    bool GetDcqcn() const;                   //!< \return Dcqcn
+    /// Create the policy the attributes ask for (at Attach; again when one
+    /// of them changes before the first flow).
+    void CreateCongestionControl();
+    void RestartRto(SendQp& qp); //!< \param qp sender: (re)arm the RTO
+    void Finish(SendQp& qp);     //!< \param qp sender: flow done
+    void ScheduleWake(Time at);  //!< \param at ask the device again then
     /// \param qp sender \return its sent, unacknowledged packets reach kMaxPacketsInFlight, or
-    /// MaxBytesInFlight is set and their bytes reach it
+    /// MaxBytesInFlight or the policy's window is set and their bytes reach it
     bool WindowFull(const SendQp& qp) const;
     void Wake(); //!< wake event
     /// \param qp sender \return the default ideal FCT (serialisation at line rate)
@@ -314,6 +352,7 @@ class RdmaNic : public Object
     uint32_t m_payloadSize;  //!< PayloadSize
     uint8_t m_ttl;           //!< Ttl
     bool m_dcqcn;            //!< Dcqcn
+    TypeId m_ccType;         //!< CongestionControl
     uint32_t m_initialPsn;   //!< InitialPsn
     uint32_t m_ackInterval;  //!< AckInterval
     Time m_ackDelay;         //!< AckDelay
@@ -332,6 +371,11 @@ class RdmaNic : public Object
     DataRate m_rhai;         //!< RateHAI
     DataRate m_minRate;      //!< MinRate
 
+    Ptr<RdmaCongestionControl> m_cc;              //!< the policy (from Attach)
+    bool m_sendsCnps = true;                      //!< m_cc->SendsCnps()
+    bool m_echoesEcn = false;                     //!< m_cc->EchoesEcn()
+    bool m_wantsRtt = false;                      //!< m_cc->WantsRtt()
+    bool m_wantsInt = false;                      //!< m_cc->WantsInt()
     Ptr<PfcNetDevice> m_device;                   //!< the device (host)
     Ptr<RdmaRxBuffer> m_rxBuffer;                 //!< receive buffer (null: none)
     Ptr<PfcSwitchNetDevice> m_relay;              //!< or the relay server's forwarding engine
@@ -355,6 +399,7 @@ class RdmaNic : public Object
     uint64_t m_timeouts;              //!< RTOs
     uint64_t m_cnpsSent;              //!< CNPs sent
     uint64_t m_cnpsReceived;          //!< CNPs received
+    uint64_t m_ecnEchoes;             //!< ACKs received with BECN
     uint64_t m_naksSent;              //!< NAKs sent
     uint64_t m_delivered;             //!< payload bytes delivered
     uint64_t m_duplicates;            //!< out-of-order / duplicate data packets
@@ -362,6 +407,7 @@ class RdmaNic : public Object
 
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace; //!< FlowComplete
     TracedCallback<uint32_t, uint64_t> m_rateTrace;            //!< RateChange
+    TracedCallback<uint32_t, Time> m_rttTrace;                 //!< RttSample
 };
 
 } // namespace ns3

@@ -49,6 +49,8 @@ constexpr uint8_t kPadShift = 4;
 constexpr uint8_t kFecnBit = 0x80;
 /// BTH byte 4: backward ECN.
 constexpr uint8_t kBecnBit = 0x40;
+/// BTH byte 4: this module's INT bit (the first reserved bit; RoceIntHeader).
+constexpr uint8_t kIntBit = 0x20;
 /// BTH byte 8: acknowledge request.
 constexpr uint8_t kAckReqBit = 0x80;
 /// AETH syndrome: bits 6-5 give the kind (00 ACK, 01 RNR NAK, 11 NAK).
@@ -191,6 +193,10 @@ RoceBthHeader::Print(std::ostream& os) const
     {
         os << " BECN";
     }
+    if (GetInt())
+    {
+        os << " INT";
+    }
     if (m_ackReq)
     {
         os << " AckReq";
@@ -291,6 +297,18 @@ bool
 RoceBthHeader::GetBecn() const
 {
     return (m_becnByte & kBecnBit) != 0;
+}
+
+void
+RoceBthHeader::SetInt(bool present)
+{
+    m_becnByte = present ? (m_becnByte | kIntBit) : (m_becnByte & ~kIntBit);
+}
+
+bool
+RoceBthHeader::GetInt() const
+{
+    return (m_becnByte & kIntBit) != 0;
 }
 
 void

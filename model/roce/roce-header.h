@@ -32,7 +32,9 @@ constexpr uint16_t kRoceUdpPort = 4791;
  *   byte 0   opcode
  *   byte 1   SE(1) M(1) PadCnt(2) TVer(4)
  *   2-3      partition key (default 0xFFFF)
- *   4        FECN(1) BECN(1) reserved(6)
+ *   4        FECN(1) BECN(1) INT(1) reserved(5): INT is this module's use of the
+ *            first reserved bit, set when a RoceIntHeader follows the BTH (and
+ *            the AETH of an ACK): HPCC's in-band telemetry, not an IBTA field
  *   5-7      destination QP (24 bits)
  *   8        AckReq(1) reserved(7)
  *   9-11     PSN (24 bits)
@@ -74,6 +76,8 @@ class RoceBthHeader : public Header
     uint16_t GetPartitionKey() const;    //!< \return partition key
     void SetBecn(bool becn);             //!< \param becn backward ECN bit
     bool GetBecn() const;                //!< \return backward ECN bit
+    void SetInt(bool present);           //!< \param present a RoceIntHeader follows
+    bool GetInt() const;                 //!< \return a RoceIntHeader follows
     /// \param qp destination QP, 24 bits (larger values abort, naming the value)
     void SetDestQp(uint32_t qp);
     uint32_t GetDestQp() const;   //!< \return destination QP

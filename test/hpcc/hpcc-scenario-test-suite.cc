@@ -430,8 +430,13 @@ DefaultOf(const std::string& name)
  * payloads, MiB, the window the BDP of kTopology's H1 -- H3 path gives by
  * hand), files found in the config's folder, keys without a meaning listed
  * as ignored, ECN thresholds per link rate on the built switches, and the
- * refusals: CC_MODE 3 named HPCC, an unknown CC_MODE, an ECN map that lacks a
- * link's rate, LINK_DOWN between nodes without a link.
+ * refusals: CC_MODE 10 named HPCC-PINT, an unknown CC_MODE, an ECN map that
+ * lacks a link's rate, LINK_DOWN between nodes without a link.  CC_MODE 1, 3,
+ * 7 and 8 pick DCQCN, HPCC (INT on the switches, T = the largest host-pair
+ * round trip by hand: nodes 1 -- 4 -- 5 -- 2, 2 x (2 + 0.5 + 3) us + one
+ * payload at 40, 100 and 25 Gb/s (0.2 + 0.08 + 0.32 us) = 11.6 us; U_TARGET
+ * and MI_THRESH),
+ * TIMELY (RATE_AI its delta) and DCTCP (on the rate, DCTCP_RATE_AI).
  *
  * The window by hand: H1 -- S4 -- S5 -- H3 has delays 2 + 0.5 + 1 = 3.5 us,
  * one 1000-byte payload's serialisation 0.2 + 0.08 + 0.2 = 0.48 us, the
@@ -515,7 +520,7 @@ class HpccConfigTestCase : public TestCase
 
         // Refusals, each naming the line.
         std::vector<std::pair<std::string, std::string>> bad = {
-            {"CC_MODE 3\n", "config.txt:1: CC_MODE: 3 (HPCC) is not implemented"},
+            {"CC_MODE 10\n", "config.txt:1: CC_MODE: 10 (HPCC-PINT) is not implemented"},
             {"CC_MODE 5\n", "5 is not a congestion control of the HPCC family"},
             {"KMIN_MAP 1 40Gb/s 40\n", "config.txt:1: KMIN_MAP: no value for 10Gbps"},
             {"LINK_DOWN 10 0 1\n", "config.txt:1: LINK_DOWN: nodes 0 and 1 are not linked"},
@@ -538,6 +543,38 @@ class HpccConfigTestCase : public TestCase
             NS_TEST_EXPECT_MSG_NE(error.find(message), std::string::npos, text << ": " << error);
         }
         Config::Reset();
+
+        // The congestion controls by CC_MODE.
+        const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>
+            modes = {
+                {"CC_MODE 1\n", {{"ns3::RdmaNic::CongestionControl", "ns3::RdmaDcqcn"}}},
+                {"CC_MODE 3\nU_TARGET 0.9\nMI_THRESH 3\nRATE_AI 20Mb/s\n",
+                 {{"ns3::RdmaNic::CongestionControl", "ns3::RdmaHpcc"},
+                  {"ns3::PfcSwitchNetDevice::Int", "true"},
+                  {"ns3::RdmaHpcc::BaseRtt", "+11600ns"},
+                  {"ns3::RdmaHpcc::Eta", "0.9"},
+                  {"ns3::RdmaHpcc::MaxStage", "3"},
+                  {"ns3::RdmaHpcc::RateAI", "20000000bps"}}},
+                {"CC_MODE 7\nRATE_AI 20Mb/s\n",
+                 {{"ns3::RdmaNic::CongestionControl", "ns3::RdmaTimely"},
+                  {"ns3::RdmaTimely::Delta", "20000000bps"}}},
+                {"CC_MODE 8\nDCTCP_RATE_AI 2Gb/s\n",
+                 {{"ns3::RdmaNic::CongestionControl", "ns3::RdmaDctcp"},
+                  {"ns3::RdmaDctcp::RateBased", "true"},
+                  {"ns3::RdmaDctcp::RateAI", "2000000000bps"}}},
+            };
+        for (const auto& [text, attributes] : modes)
+        {
+            WriteFile(dir + "/config.txt", text);
+            HpccConfigHelper c(dir + "/config.txt");
+            c.SetDefaults(topo);
+            for (const auto& [name, value] : attributes)
+            {
+                NS_TEST_EXPECT_MSG_EQ(DefaultOf(name), value, text << name);
+            }
+            NS_TEST_EXPECT_MSG_EQ(c.GetIgnored().empty(), true, text << " ignored keys");
+            Config::Reset();
+        }
         for (const char* f : {"/topo.txt", "/flows.txt", "/config.txt"})
         {
             std::remove((dir + f).c_str());

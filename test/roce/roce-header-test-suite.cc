@@ -17,12 +17,19 @@
 #include "../tagger-test-helpers.h"
 
 #include "ns3/header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-header.h"
 #include "ns3/roce-header.h"
+#include "ns3/roce-int-header.h"
 #include "ns3/test.h"
 #include "ns3/trailer.h"
 #include "ns3/type-id.h"
+#include "ns3/udp-header.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -813,6 +820,116 @@ class RoceOutOfRangeTestCase : public TestCase
  * The RoCE header test cases, for the TestSuite "tagger-roce".
  * \return new test cases (the suite takes ownership)
  */
+/**
+ * \ingroup tagger-tests
+ * The INT header (RoceIntHeader) and the BTH's INT bit: bytes written out by
+ * hand from the layout in roce-int-header.h, the counters' wrap, the sixth
+ * hop, and the stamp on a frame (data packets only).
+ */
+class RoceIntHeaderTestCase : public TestCase
+{
+  public:
+    RoceIntHeaderTestCase()
+        : TestCase("RoCE headers: INT records (44 bytes), their wrap, the BTH INT bit, the stamp")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceBthHeader bth;
+        bth.SetInt(true);
+        NS_TEST_EXPECT_MSG_EQ(int(Serialised(bth)[4]), 0x20, "INT is bit 5 of byte 4");
+        bth.SetBecn(true);
+        NS_TEST_EXPECT_MSG_EQ(int(Serialised(bth)[4]), 0x60, "BECN beside it");
+        bth.SetInt(false);
+        NS_TEST_EXPECT_MSG_EQ(int(Serialised(bth)[4]), 0x40, "INT cleared, BECN kept");
+
+        RoceIntHeader t;
+        NS_TEST_EXPECT_MSG_EQ(t.GetSerializedSize(), 44u, "4 + 5 x 8 bytes");
+        // 40 Gb/s (code 4), t = 1,000,000 ns (0x0F4240), 1,280,000 bytes sent (10,000 units
+        // of 128 = 0x02710), queue 8,000 B (100 units of 80 = 0x0064):
+        // 0x4 0F4240 02710 0064 -> 40 F4 24 00 27 10 00 64
+        t.PushHop(NanoSeconds(1000000), 1280000, 8000, 40000000000ULL);
+        std::vector<uint8_t> bytes = Serialised(t);
+        NS_TEST_ASSERT_MSG_EQ(bytes.size(), 44u, "size");
+        const std::vector<uint8_t> head =
+            {0x01, 0, 0, 0, 0x40, 0xF4, 0x24, 0x00, 0x27, 0x10, 0x00, 0x64};
+        NS_TEST_EXPECT_MSG_EQ(Hex(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 12)),
+                              Hex(head),
+                              "one hop");
+        NS_TEST_EXPECT_MSG_EQ(std::count(bytes.begin() + 12, bytes.end(), 0), 32, "4 empty hops");
+        RoceIntHeader read;
+        PacketOf(bytes)->RemoveHeader(read);
+        NS_TEST_ASSERT_MSG_EQ(read.GetNHops(), 1u, "hops read");
+        NS_TEST_EXPECT_MSG_EQ(read.GetHop(0).rateBps, 40000000000ULL, "rate");
+        NS_TEST_EXPECT_MSG_EQ(read.GetHop(0).timeNs, 1000000u, "time");
+        NS_TEST_EXPECT_MSG_EQ(read.GetHop(0).queue, 8000u, "queue");
+
+        // Wrap: 16,777,000 ns and 1,048,000 units, then 300 ns and 600 units later (mod 2^24
+        // and 2^20): differences 2^24 - 16,777,000 + 300 = 516 ns and (2^20 - 1,048,000 +
+        // 600) x 128 = 1,176 x 128 = 150,528 bytes.
+        RoceIntHeader a;
+        a.PushHop(NanoSeconds(16777000), 1048000ULL * 128, 0, 10000000000ULL);
+        RoceIntHeader b;
+        b.PushHop(NanoSeconds(16777216 + 300), (1048576ULL + 600) * 128, 0, 10000000000ULL);
+        NS_TEST_EXPECT_MSG_EQ(RoceIntHeader::GetTimeDelta(b.GetHop(0), a.GetHop(0)), 516u, "time");
+        NS_TEST_EXPECT_MSG_EQ(RoceIntHeader::GetBytesDelta(b.GetHop(0), a.GetHop(0)),
+                              150528u,
+                              "bytes");
+
+        // A sixth hop is not recorded; a queue above 0xffff units saturates.
+        RoceIntHeader six;
+        for (int i = 0; i < 6; ++i)
+        {
+            six.PushHop(NanoSeconds(i), 0, 100000000, 100000000000ULL);
+        }
+        NS_TEST_EXPECT_MSG_EQ(six.GetNHops(), 5u, "five hops");
+        NS_TEST_EXPECT_MSG_EQ(six.GetHop(4).queue, 0xffffu * 80, "saturated queue");
+        NS_TEST_EXPECT_MSG_EQ(RoceIntHeader::IsEncodable(100000000000ULL), true, "100G");
+        NS_TEST_EXPECT_MSG_EQ(RoceIntHeader::IsEncodable(12000000000ULL), false, "12G");
+
+        // The stamp: a data frame with the INT bit gets a hop; an ACK with it does not.
+        for (uint8_t opcode :
+             {uint8_t(RoceBthHeader::RC_SEND_ONLY), uint8_t(RoceBthHeader::RC_ACK)})
+        {
+            Ptr<Packet> p = Create<Packet>(100);
+            p->AddHeader(RoceIntHeader());
+            RoceBthHeader h;
+            h.SetOpcode(opcode);
+            h.SetInt(true);
+            p->AddHeader(h);
+            UdpHeader udp;
+            udp.SetDestinationPort(kRoceUdpPort);
+            p->AddHeader(udp);
+            Ipv4Header ip;
+            ip.SetProtocol(17);
+            ip.SetPayloadSize(p->GetSize());
+            p->AddHeader(ip);
+            AddEthernetHeader(p,
+                              Mac48Address("00:00:00:00:00:01"),
+                              Mac48Address("00:00:00:00:00:02"),
+                              kEtherTypeIpv4,
+                              false,
+                              3);
+            const uint32_t size = p->GetSize();
+            const bool pushed = RoceIntStamp(p, MicroSeconds(5), 2000, 1000, 40000000000ULL);
+            const bool wanted = opcode != RoceBthHeader::RC_ACK;
+            NS_TEST_EXPECT_MSG_EQ(pushed, wanted, "opcode " << int(opcode));
+            NS_TEST_EXPECT_MSG_EQ(p->GetSize(), size, "the frame keeps its size");
+            EthernetDot1qHeader eth;
+            p->RemoveHeader(eth);
+            p->RemoveHeader(ip);
+            p->RemoveHeader(udp);
+            p->RemoveHeader(h);
+            RoceIntHeader got;
+            p->RemoveHeader(got);
+            const uint32_t hops = pushed ? 1 : 0;
+            NS_TEST_EXPECT_MSG_EQ(got.GetNHops(), hops, "hops after the stamp");
+        }
+    }
+};
+
 std::vector<TestCase*>
 MakeRoceHeaderTestCases()
 {
@@ -830,5 +947,6 @@ MakeRoceHeaderTestCases()
             new RoceIcrcTrailerTestCase,
             new RoceIcrcFromBytesTestCase,
             new RocePrintTestCase,
-            new RoceOutOfRangeTestCase};
+            new RoceOutOfRangeTestCase,
+            new RoceIntHeaderTestCase};
 }

@@ -37,6 +37,8 @@ std::vector<TestCase*> MakeRdmaWorkloadParseTestCases();
 std::vector<TestCase*> MakeRdmaTestCases();
 /// \return the packet accounting test cases (test/roce/rdma-packet-account-test.cc)
 std::vector<TestCase*> MakeRdmaPacketAccountTestCases();
+/// \return the congestion control test cases (test/roce/rdma-cc-test-suite.cc)
+std::vector<TestCase*> MakeRdmaCcTestCases();
 
 /**
  * \ingroup tagger-tests
@@ -53,7 +55,8 @@ class TaggerRoceTestSuite : public TestSuite
                           &MakeRdmaWorkloadTestCases,
                           &MakeRdmaWorkloadParseTestCases,
                           &MakeRdmaTestCases,
-                          &MakeRdmaPacketAccountTestCases})
+                          &MakeRdmaPacketAccountTestCases,
+                          &MakeRdmaCcTestCases})
         {
             for (TestCase* tc : make())
             {

@@ -139,6 +139,107 @@ TEST(PathGreedy, PlainOrderMatchesTheNaiveOneAndIsChecked)
     }
 }
 
+/**
+ * A ring of three switches S0 -> S1 -> S2 -> S0 whose level-2 transitions
+ * close one cycle in tag 1's graph, so that exactly one of the three is
+ * raised to tag 2: the one decided last in the level.  S4 hangs off S1 (for
+ * the CONFLICT case); each switch has hosts of its own.
+ */
+struct RingOfThree
+{
+    RingOfThree()
+    {
+        for (const char* name : {"S0", "S1", "S2", "S4"})
+        {
+            sw.push_back(topo.AddNode(name, NodeKind::SWITCH, 6));
+        }
+        for (const char* name : {"H0", "H1", "H1b", "H2", "H4"})
+        {
+            host.push_back(topo.AddNode(name, NodeKind::HOST, 1));
+        }
+        topo.Connect(sw[0], sw[1]);
+        topo.Connect(sw[1], sw[2]);
+        topo.Connect(sw[2], sw[0]);
+        topo.Connect(sw[3], sw[1]);
+        topo.Connect(host[0], sw[0]);
+        topo.Connect(host[1], sw[1]);
+        topo.Connect(host[2], sw[1]);
+        topo.Connect(host[3], sw[2]);
+        topo.Connect(host[4], sw[3]);
+    }
+
+    /// The tag a packet with tag 1 leaves `x` with, arriving from `from`, sent to `to`.
+    Tag After(const TagRules& rules, NodeId x, NodeId from, NodeId to) const
+    {
+        return rules.Get(x, 1, topo.GetPortTo(x, from), topo.GetPortTo(x, to));
+    }
+
+    Topology topo;
+    std::vector<NodeId> sw;   //!< S0, S1, S2, S4
+    std::vector<NodeId> host; //!< H0 (at S0), H1 and H1b (S1), H2 (S2), H4 (S4)
+};
+
+// HEAVY decides the transition most path instances take first: two paths
+// take S2 (from S1, to S0), one each the others; ties stay in key order
+// (S0 before S1).  So HEAVY raises S1's transition, PLAIN (key order) S2's.
+TEST(PathGreedy, HeavyOrderDecidesTheBusiestTransitionFirst)
+{
+    RingOfThree r;
+    const auto& s = r.sw;
+    const auto& h = r.host;
+    const std::vector<Path> paths = {{h[0], s[0], s[1], s[2], h[3]},
+                                     {h[1], s[1], s[2], s[0], h[0]},
+                                     {h[2], s[1], s[2], s[0], h[0]},
+                                     {h[3], s[2], s[0], s[1], h[1]}};
+    const PathGreedy greedy(r.topo, paths);
+    const PathGreedyRun heavy = greedy.Run(GreedyOrder::HEAVY);
+    EXPECT_EQ(r.After(heavy.rules, s[2], s[1], s[0]), 1);
+    EXPECT_EQ(r.After(heavy.rules, s[0], s[2], s[1]), 1);
+    EXPECT_EQ(r.After(heavy.rules, s[1], s[0], s[2]), 2);
+    const PathGreedyRun plain = greedy.Run(GreedyOrder::PLAIN);
+    EXPECT_EQ(r.After(plain.rules, s[0], s[2], s[1]), 1);
+    EXPECT_EQ(r.After(plain.rules, s[1], s[0], s[2]), 1);
+    EXPECT_EQ(r.After(plain.rules, s[2], s[1], s[0]), 2);
+    for (const PathGreedyRun* run : {&heavy, &plain})
+    {
+        EXPECT_EQ(run->losslessTags, 2u);
+        EXPECT_EQ(IndependentElpCheck(run->rules, paths, 1, 2), "");
+        EXPECT_EQ(IndependentDeadlockCheck(run->rules, 2), "");
+    }
+}
+
+// CONFLICT decides the edge with the most two-hop walks through it first.
+// The ELP's port graph has the ring's three edges and S1 (from S4) -> S2:
+// S2's transition (from S1, to S0) has 2 edges into its ingress port and 1
+// out of the next one (degree 2), S0's and S1's (from S0) degree 1, S1's
+// from S4 degree 0 (nothing enters S1 from S4).  So CONFLICT raises S1's
+// ring transition (decided after S0's), PLAIN and HEAVY (all weights 1) S2's.
+TEST(PathGreedy, ConflictOrderDecidesTheMostConnectedEdgeFirst)
+{
+    RingOfThree r;
+    const auto& s = r.sw;
+    const auto& h = r.host;
+    const std::vector<Path> paths = {{h[0], s[0], s[1], s[2], h[3]},
+                                     {h[1], s[1], s[2], s[0], h[0]},
+                                     {h[3], s[2], s[0], s[1], h[1]},
+                                     {h[4], s[3], s[1], s[2], h[3]}};
+    const PathGreedy greedy(r.topo, paths);
+    const PathGreedyRun conflict = greedy.Run(GreedyOrder::CONFLICT);
+    EXPECT_EQ(r.After(conflict.rules, s[2], s[1], s[0]), 1);
+    EXPECT_EQ(r.After(conflict.rules, s[0], s[2], s[1]), 1);
+    EXPECT_EQ(r.After(conflict.rules, s[1], s[0], s[2]), 2);
+    EXPECT_EQ(r.After(conflict.rules, s[1], s[3], s[2]), 1);
+    for (GreedyOrder o : {GreedyOrder::PLAIN, GreedyOrder::HEAVY})
+    {
+        const PathGreedyRun run = greedy.Run(o);
+        EXPECT_EQ(r.After(run.rules, s[1], s[0], s[2]), 1) << GetName(o);
+        EXPECT_EQ(r.After(run.rules, s[2], s[1], s[0]), 2) << GetName(o);
+    }
+    EXPECT_EQ(conflict.losslessTags, 2u);
+    EXPECT_EQ(IndependentElpCheck(conflict.rules, paths, 1, 2), "");
+    EXPECT_EQ(IndependentDeadlockCheck(conflict.rules, 2), "");
+}
+
 TEST(PathGreedy, TwoClassesStartApartAndStayLossless)
 {
     const Case c(20, 3, 5, 10, 3);

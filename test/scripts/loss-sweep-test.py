@@ -4,7 +4,9 @@ one configuration, 8 senders.  The CSV's mean loss rate, packet and drop
 sums per value must equal what this script computes itself from the RESULT
 lines the runs left in the state folder; the table has one row per value; a
 second invocation runs nothing (the sweep resumes from its state); an output
-that is the state folder is refused.
+that is the state folder is refused.  With --run-limit-s, a run far longer
+than the limit is stopped and named in the table with how far it got (no CSV
+row), a short one finishes, and the same limit again runs nothing.
 
 Usage: loss-sweep-test.py BINARY SOURCE_DIR WORK_DIR
 """
@@ -73,8 +75,43 @@ def main():
     refused = subprocess.run(bad, capture_output=True, text=True)
     if refused.returncode == 0 or "is the --state folder" not in refused.stderr:
         fail("an output on the state folder was not refused")
+    check_limit(binary, source, work)
     print("loss-sweep-test: OK (means, sums and rows as the RESULT lines give; resumed; "
-          "refused an output on the state folder)")
+          "refused an output on the state folder; a run past --run-limit-s stopped and named)")
+
+
+def check_limit(binary, source, work):
+    """10^7 packets take minutes (over 100 s on a fast machine); 20,000 well
+    under a second: a 20 s limit stops the one and not the other."""
+    state = os.path.join(work, "limit-state")
+    cmd = [sys.executable, os.path.join(source, "utils", "run-loss-sweep.py"), "--bin", binary,
+           "--param", "packets", "--values", "20000,10000000", "--modes", "roce",
+           "--senders", "8", "--seeds", "1", "--jobs", "2", "--state", state,
+           "--run-limit-s", "20", "--rst", os.path.join(work, "l.rst"),
+           "--csv", os.path.join(work, "l.csv"), "--plot", os.path.join(work, "l.plt")]
+    first = subprocess.run(cmd, capture_output=True, text=True)
+    if first.returncode != 0:
+        fail("limited sweep exit %d: %s" % (first.returncode, first.stdout + first.stderr))
+    stopped = os.path.join(state, "packets-10000000-roce-seed1.stopped")
+    if not os.path.exists(stopped):
+        fail("the 10^7-packet run left no .stopped record: " + first.stdout)
+    if os.path.exists(os.path.join(state, "packets-10000000-roce-seed1.txt")):
+        fail("the stopped run left a result file")
+    with open(stopped) as f:
+        record = f.read()
+    if "limit_s=20" not in record or "arrivals" not in record:
+        fail("the .stopped record lacks the limit or the last progress line: " + record)
+    with open(os.path.join(work, "l.csv")) as f:
+        rows = list(csv.DictReader(f))
+    if [r["value"] for r in rows] != ["20000"]:
+        fail("CSV rows %s, expected the finished value 20000 only" % [r["value"] for r in rows])
+    with open(os.path.join(work, "l.rst")) as f:
+        rst = f.read()
+    if "1 of 1 seeds stopped at 20 s" not in rst:
+        fail("the table does not name the stopped run:\n" + rst)
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    if again.returncode != 0 or "2 runs, 0 to run now" not in again.stdout:
+        fail("the same limit ran the stopped run again: " + again.stdout)
 
 
 if __name__ == "__main__":
