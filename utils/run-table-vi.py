@@ -375,7 +375,12 @@ def write_csv(path, cells):
             for key, _, mode, cc in ROWS:
                 for n in SENDERS:
                     c = cells.get(cell_name(workload, key, n))
+                    paper = paper_value(mode, cc, n) if workload == "websearch" else ""
+                    paper = "" if paper == "-" else paper
                     if c is None:
+                        if paper:
+                            # no run of ours finished: the paper's value is still drawn
+                            w.writerow([workload, key, n, paper] + [""] * len(keys))
                         continue
                     c = dict(c)
                     c["plotted"] = (c["mean"] if c["lossy_drops"] else
@@ -383,9 +388,7 @@ def write_csv(path, cells):
                     for k in ("lo", "hi"):
                         if c[k] is None or not c["lossy_drops"]:
                             c[k] = c["plotted"]
-                    paper = paper_value(mode, cc, n) if workload == "websearch" else ""
-                    w.writerow([workload, key, n, paper.replace("-", "")] +
-                               [c.get(k, "") for k in keys])
+                    w.writerow([workload, key, n, paper] + [c.get(k, "") for k in keys])
 
 
 def write_plot(path, csv_path, workloads):
@@ -412,7 +415,7 @@ set multiplot layout 1,%d
         for workload in workloads:
             f.write("set title '%s'\nplot " % workload)
             parts = []
-            for i, (mode, label, _, _) in enumerate(ROWS):
+            for i, (mode, label, _, cc) in enumerate(ROWS):
                 match = "strcol(1) eq '%s' && strcol(2) eq '%s'" % (workload, mode)
                 x = "($3+%g)" % (0.4 * (i - (len(ROWS) - 1) / 2.0))
                 parts.append("'%s' using %s:(%s && $11 > 0 ? $9 : 1/0):7:8 with yerrorlines "
@@ -421,7 +424,7 @@ set multiplot layout 1,%d
                 parts.append("'%s' using %s:(%s && $11 == 0 ? $9 : 1/0) with points "
                              "lc %d pt 10 ps 1.5 title '%s: 0 (at 3/N)'"
                              % (csv_path, x, match, i + 1, mode))
-                if workload == "websearch":
+                if workload == "websearch" and cc == "dcqcn":  # the paper's rows
                     parts.append("'%s' using %s:(%s && $4 > 0 ? $4 : 1/0) with points "
                                  "lc %d pt %d ps 1.5 title 'paper, %s'"
                                  % (csv_path, x, match, i + 1, 4 + 2 * i, mode))
