@@ -179,8 +179,6 @@ main(int argc, char* argv[])
     if (opt.cmd.WasGiven("cc")) // else the config's CC_MODE, or DCQCN
     {
         scenario.GetRdma().SetCongestionControl(opt.cc);
-        scenario.GetNetwork().GetPfcHelper().SetSwitchAttribute("Int",
-                                                                BooleanValue(opt.cc == "hpcc"));
     }
     scenario.GetRdma().SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     scenario.Build();

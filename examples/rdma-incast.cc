@@ -105,8 +105,7 @@ Report(IncastOptions& opt,
     PfcStatsHelper stats(net);
     std::cout << "rdma-incast: " << opt.senders << " senders -> H1, " << opt.flowBytes
               << " B each, PFC " << (opt.pfc ? "on" : "off") << ", congestion control "
-              << RdmaHelper::GetCongestionControlName(opt.cc, opt.dcqcn) << ", " << opt.rate << ", "
-              << opt.delay << "\n";
+              << rdma.GetCongestionControlName() << ", " << opt.rate << ", " << opt.delay << "\n";
     stats.PrintSwitchCounters(std::cout);
     std::vector<RdmaFlowRecord> records = rdma.GetFlowRecords();
     std::cout << "flows:\n";
@@ -164,15 +163,14 @@ main(int argc, char* argv[])
     {
         net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
     }
-    if (opt.cc == "hpcc")
-    {
-        net.GetPfcHelper().SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
-    }
     net.Build();
 
     // Hosts 1..N -> host 0, one message each, starting between 1 and 2 us.
     RdmaHelper rdma;
-    rdma.SetCongestionControl(opt.cc);
+    if (opt.cmd.WasGiven("cc")) // else RdmaNic's CongestionControl (DCQCN, or --ns3::)
+    {
+        rdma.SetCongestionControl(opt.cc);
+    }
     rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     rdma.Install(net);
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();

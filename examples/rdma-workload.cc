@@ -184,8 +184,8 @@ Report(WorkloadOptions& opt,
     std::cout << "rdma-workload: " << records.size() << " flows ("
               << (opt.flowFile.empty() ? opt.cdfPath + ", " + opt.pattern : opt.flowFile) << "), "
               << net.GetNHosts() << " hosts, PFC " << (opt.pfc ? "on" : "off")
-              << ", congestion control " << RdmaHelper::GetCongestionControlName(opt.cc, opt.dcqcn)
-              << ", ended at " << Simulator::Now().As(Time::MS) << "\n";
+              << ", congestion control " << rdma.GetCongestionControlName() << ", ended at "
+              << Simulator::Now().As(Time::MS) << "\n";
     RdmaHelper::PrintFctSummary(std::cout, records);
     std::cout << "pauses " << stats.GetPauseCount() << ", retransmitted "
               << rdma.GetRetransmittedPackets() << ", timeouts " << rdma.GetTimeouts() << ", CNPs "
@@ -219,13 +219,12 @@ main(int argc, char* argv[])
     {
         net.GetPfcHelper().SetMmuAttribute("LosslessClasses", UintegerValue(0));
     }
-    if (opt.cc == "hpcc")
-    {
-        net.GetPfcHelper().SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
-    }
     net.Build();
     RdmaHelper rdma;
-    rdma.SetCongestionControl(opt.cc);
+    if (opt.cmd.WasGiven("cc")) // else RdmaNic's CongestionControl (DCQCN, or --ns3::)
+    {
+        rdma.SetCongestionControl(opt.cc);
+    }
     rdma.SetNicAttribute("Dcqcn", BooleanValue(opt.dcqcn));
     rdma.Install(net);
     std::vector<GeneratedFlow> flows = MakeFlows(opt, net.GetNHosts());

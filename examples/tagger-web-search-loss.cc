@@ -81,6 +81,10 @@ main(int argc, char* argv[])
                    8 << 20);
     cmd.Parse(argc, argv);
     TaggerLossExperiment::FinishFlags(cmd, cfg, mode, workload, stopMs);
+    if (!cmd.WasGiven("cc"))
+    {
+        cfg.cc.clear(); // RdmaNic's CongestionControl: DCQCN, or --ns3::RdmaNic::CongestionControl
+    }
     cfg.synchronized = arrivals == "incast";
     cfg.fixedOffer = offered == "fixed";
     cfg.rto = NanoSeconds(int64_t(rtoMs * 1e6 + 0.5));

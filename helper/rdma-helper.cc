@@ -5,6 +5,7 @@
 #include "rdma-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-dctcp.h"
@@ -65,9 +66,11 @@ RdmaHelper::GetCongestionControlType(const std::string& name)
 }
 
 std::string
-RdmaHelper::GetCongestionControlName(const std::string& cc, bool dcqcn)
+RdmaHelper::GetCongestionControlName() const
 {
-    return cc == "dcqcn" && !dcqcn ? "none" : cc;
+    return m_nics.empty() || !m_nics[0]->GetCongestionControl()
+               ? ""
+               : m_nics[0]->GetCongestionControl()->GetName();
 }
 
 void
@@ -102,6 +105,23 @@ RdmaHelper::Install(const PfcTopologyHelper& net)
         m_nics.push_back(nic);
     }
     m_parents.assign(net.GetTopology().GetNNodes(), {});
+    EnableTelemetry(net);
+}
+
+void
+RdmaHelper::EnableTelemetry(const PfcTopologyHelper& net) const
+{
+    if (m_nics.empty() || !m_nics[0]->GetCongestionControl()->WantsInt())
+    {
+        return;
+    }
+    // HPCC reads in-band telemetry: every forwarder records its hop (read at
+    // the switch's initialization, at the simulation's start).
+    NodeContainer forwarders = net.GetForwarders();
+    for (uint32_t i = 0; i < forwarders.GetN(); ++i)
+    {
+        PfcHelper::GetSwitch(forwarders.Get(i))->SetAttribute("Int", BooleanValue(true));
+    }
 }
 
 Ptr<RdmaNic>

@@ -71,13 +71,16 @@ class RdmaHelper
     static std::vector<std::string> GetCongestionControlNames();
     /// \param name a name of GetCongestionControlNames \return its policy's type
     static TypeId GetCongestionControlType(const std::string& name);
-    /**
-     * \param cc a name of GetCongestionControlNames \param dcqcn RdmaNic's Dcqcn
-     * \return the policy the NICs run: cc, or "none" for dcqcn with Dcqcn false
-     */
-    static std::string GetCongestionControlName(const std::string& cc, bool dcqcn);
+    /// \return the name of the policy the installed NICs run ("dcqcn", "hpcc", ...; "" before
+    /// Install)
+    std::string GetCongestionControlName() const;
 
-    /// Install an RdmaNic on every host of \p net (built). \param net the network
+    /**
+     * Install an RdmaNic on every host of \p net (built).  When their congestion
+     * control reads in-band telemetry (HPCC: RdmaCongestionControl::WantsInt),
+     * it also turns PfcSwitchNetDevice::Int on in every forwarder of \p net.
+     * \param net the network
+     */
     void Install(const PfcTopologyHelper& net);
 
     /// \param host host index \return its NIC
@@ -134,6 +137,9 @@ class RdmaHelper
     static void PrintFctSummary(std::ostream& os, const std::vector<RdmaFlowRecord>& records);
 
   private:
+    /// \param net the network: Int on its forwarders when the NICs want telemetry
+    void EnableTelemetry(const PfcTopologyHelper& net) const;
+
     /// \param src host \param dst host \return the ideal FCT of \p bytes (class comment)
     Time IdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
     /// \param src host \param dst host \return the sending device of each hop of

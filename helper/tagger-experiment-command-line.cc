@@ -97,6 +97,10 @@ TaggerExperimentCommandLine::Finish(const TaggerCommandLine& cmd)
     {
         m_mode = m_tagger ? "tagger" : "pfc";
     }
+    if (!cmd.WasGiven("cc"))
+    {
+        config.cc.clear(); // RdmaNic's CongestionControl: DCQCN, or --ns3::RdmaNic::...
+    }
     bool known = ParseTaggerExperimentMode(m_mode, config.mode);
     NS_ABORT_MSG_UNLESS(known, "AddChoice let an unknown --mode through: " << m_mode);
     if (config.xon >= config.xoff)

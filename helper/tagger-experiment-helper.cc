@@ -322,10 +322,6 @@ class ExperimentRun
         pfc.SetMmuAttribute("ThresholdMode", StringValue("Static"));
         pfc.SetMmuAttribute("StaticXoff", UintegerValue(m_cfg.xoff));
         pfc.SetMmuAttribute("StaticXon", UintegerValue(m_cfg.xon));
-        if (m_cfg.cc == "hpcc")
-        {
-            pfc.SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
-        }
         m_net.Build();
         if (m_spec.routes)
         {
@@ -337,7 +333,10 @@ class ExperimentRun
     /// The mode's rules or TTLs on the switches, a RoCE NIC on every host, the flows.
     void Install()
     {
-        m_rdma.SetCongestionControl(m_cfg.cc);
+        if (!m_cfg.cc.empty())
+        {
+            m_rdma.SetCongestionControl(m_cfg.cc);
+        }
         m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
         InstallMode();
         m_rdma.Install(m_net);
@@ -420,8 +419,7 @@ class ExperimentRun
     {
         std::ostringstream desc;
         desc << m_spec.title << ", mode " << TaggerExperimentModeName(m_cfg.mode)
-             << ", congestion control "
-             << RdmaHelper::GetCongestionControlName(m_cfg.cc, m_cfg.dcqcn) << ", " << m_cfg.rate
+             << ", congestion control " << m_rdma.GetCongestionControlName() << ", " << m_cfg.rate
              << ", " << m_cfg.delay << "\n";
         for (const std::string& line : m_spec.setup)
         {

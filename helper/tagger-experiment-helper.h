@@ -60,9 +60,10 @@ struct TaggerExperimentConfig
 {
     TaggerExperimentMode mode = TaggerExperimentMode::PFC; //!< deadlock prevention
     bool dcqcn = false;                                    //!< DCQCN on the RoCE NICs
-    std::string cc = "dcqcn"; //!< the NICs' congestion control (RdmaHelper::SetCongestionControl)
-    uint32_t xoff = 50000;    //!< static PFC Xoff per ingress queue (bytes)
-    uint32_t xon = 5000;      //!< static PFC Xon per ingress queue (bytes)
+    /// the NICs' congestion control (RdmaHelper::SetCongestionControl; "": RdmaNic's attribute)
+    std::string cc = "dcqcn";
+    uint32_t xoff = 50000;         //!< static PFC Xoff per ingress queue (bytes)
+    uint32_t xon = 5000;           //!< static PFC Xon per ingress queue (bytes)
     std::string rate = "40Gbps";   //!< link rate
     std::string delay = "1us";     //!< link propagation delay
     Time start = MicroSeconds(10); //!< when the first flows start (absolute)

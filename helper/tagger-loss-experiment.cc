@@ -210,10 +210,6 @@ LossRun::Build()
     {
         pfc.SetMmuAttribute("LossyPoolSize", UintegerValue(m_cfg.lossyPool));
     }
-    if (m_cfg.cc == "hpcc")
-    {
-        pfc.SetSwitchAttribute("Int", BooleanValue(true)); // HPCC's telemetry
-    }
     m_net.Build();
     m_net.GetRouteHelper().AssignStreams(0);
     for (uint64_t draw = 0; !DrawFailures(draw, srcs); ++draw)
@@ -230,7 +226,10 @@ LossRun::Build()
     }
     m_result.failedLinks = m_failed.size();
     InstallMode();
-    m_rdma.SetCongestionControl(m_cfg.cc);
+    if (!m_cfg.cc.empty())
+    {
+        m_rdma.SetCongestionControl(m_cfg.cc);
+    }
     m_rdma.SetNicAttribute("Dcqcn", BooleanValue(m_cfg.dcqcn));
     m_rdma.SetNicAttribute("RetransmitTimeout", TimeValue(m_cfg.rto));
     m_rdma.SetNicAttribute("MaxBytesInFlight", UintegerValue(m_cfg.maxInflight));
@@ -461,6 +460,7 @@ LossRun::Measure()
     Simulator::Stop(stop);
     Simulator::Run();
     m_result.end = Simulator::Now();
+    m_result.congestionControl = m_rdma.GetCongestionControlName();
     PfcStatsHelper stats(m_net);
     for (uint32_t s : m_senders)
     {
@@ -640,8 +640,7 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
        << " links down, " << r.redraws << " draws refused), " << cfg.senders
        << "-to-1 to host 0, mode " << GetModeName(cfg.mode) << ", " << cfg.cdf << " at load "
        << cfg.load << ", " << cfg.rate << ", " << cfg.delay << ", congestion control "
-       << RdmaHelper::GetCongestionControlName(cfg.cc, cfg.dcqcn)
-       << ", DWRR equal weights, go-back-N, lossy pool "
+       << r.congestionControl << ", DWRR equal weights, go-back-N, lossy pool "
        << (cfg.lossyPool ? std::to_string(cfg.lossyPool) + " B" : "default") << ", seed "
        << cfg.seed << "\n";
     os << "arrivals: " << (cfg.synchronized ? "synchronized incasts" : "Poisson") << ", offer "

@@ -50,9 +50,10 @@ struct TaggerLossConfig
     uint64_t packets{10000000}; //!< data packets the arrivals offer (target)
     Time stop;                  //!< simulated-time limit (0: 3 x arrivals + 50 ms)
     bool dcqcn{true};           //!< DCQCN on
-    std::string cc{"dcqcn"};    //!< congestion control (RdmaHelper::SetCongestionControl)
-    uint64_t lossyPool{0};      //!< switch lossy pool, bytes (0: the MMU default)
-    bool progress{false};       //!< progress lines on stderr
+    /// congestion control (RdmaHelper::SetCongestionControl; "": RdmaNic's attribute)
+    std::string cc{"dcqcn"};
+    uint64_t lossyPool{0}; //!< switch lossy pool, bytes (0: the MMU default)
+    bool progress{false};  //!< progress lines on stderr
     /// arrivals: Poisson flows from a uniform sender (false), or synchronized
     /// N-to-1 incasts, one flow from every sender per arrival (true)
     bool synchronized{false};
@@ -73,10 +74,11 @@ struct TaggerLossConfig
 /// What one cell measured.
 struct TaggerLossResult
 {
-    uint32_t failedLinks{0}; //!< links down during the run
-    uint32_t redraws{0};     //!< failure draws refused (a sender cut off)
-    uint32_t flows{0};       //!< flows generated (and started)
-    uint32_t completed{0};   //!< flows finished
+    std::string congestionControl; //!< the NICs' policy ("dcqcn", "hpcc", ...)
+    uint32_t failedLinks{0};       //!< links down during the run
+    uint32_t redraws{0};           //!< failure draws refused (a sender cut off)
+    uint32_t flows{0};             //!< flows generated (and started)
+    uint32_t completed{0};         //!< flows finished
     uint64_t skippedPorts{
         0}; //!< UDP source ports refused: data or ACKs would loop or find no route
     std::array<uint64_t, 3> modelBounces{};    //!< flows with 0 / 1 / 2+ bounces (model walk)

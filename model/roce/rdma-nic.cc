@@ -139,9 +139,9 @@ RdmaNic::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("CongestionControl",
                           "The congestion control policy, a subclass of "
-                          "ns3::RdmaCongestionControl: ns3::RdmaDcqcn, ns3::RdmaDctcp, "
-                          "ns3::RdmaTimely or ns3::RdmaNoCongestionControl (line rate).  Set "
-                          "before the first flow.",
+                          "ns3::RdmaCongestionControl: ns3::RdmaDcqcn, ns3::RdmaHpcc, "
+                          "ns3::RdmaDctcp, ns3::RdmaTimely or ns3::RdmaNoCongestionControl "
+                          "(line rate).  Set before the first flow.",
                           TypeIdValue(RdmaDcqcn::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaNic::SetCongestionControlType,
                                              &RdmaNic::GetCongestionControlType),
@@ -1164,8 +1164,8 @@ RdmaNic::CreateCongestionControl()
     {
         PfcConfigurationError("RdmaNic: CongestionControl " + m_ccType.GetName() +
                               " is not a congestion control (a subclass of "
-                              "ns3::RdmaCongestionControl: ns3::RdmaDcqcn, ns3::RdmaDctcp, "
-                              "ns3::RdmaTimely, ns3::RdmaNoCongestionControl)");
+                              "ns3::RdmaCongestionControl: ns3::RdmaDcqcn, ns3::RdmaHpcc, "
+                              "ns3::RdmaDctcp, ns3::RdmaTimely, ns3::RdmaNoCongestionControl)");
     }
     NS_ABORT_MSG_IF(!m_send.empty(),
                     "RdmaNic: CongestionControl or Dcqcn changed after flows were added");

@@ -198,10 +198,7 @@ RunLongFlows(const std::string& cc,
     pfc.SetMmuAttribute("LosslessClasses", UintegerValue(1u << kClass));
     pfc.SetMmuAttribute("BufferSize", UintegerValue(buffer));
     pfc.SetMmuAttribute("LossyPoolSize", UintegerValue(buffer / 4));
-    if (cc == "hpcc")
-    {
-        pfc.SetSwitchAttribute("Int", BooleanValue(true));
-    }
+    // HPCC: RdmaHelper::Install turns INT on in the switch
     net.Build();
     RdmaHelper rdma;
     rdma.SetCongestionControl(cc);
