@@ -587,12 +587,6 @@ PfcNetDevice::SetEgressStamp(EgressStampCallback stamp)
     m_egressStamp = stamp;
 }
 
-uint64_t
-PfcNetDevice::GetTxBytes() const
-{
-    return m_txBytes;
-}
-
 void
 PfcNetDevice::SetReceiveHook(ReceiveHookCallback hook)
 {

@@ -262,8 +262,6 @@ class PfcNetDevice : public NetDevice, public PfcPoolAllocated
     void SetReceiveHook(ReceiveHookCallback hook);
     /// \param stamp the switch egress stamp (null callback: none)
     void SetEgressStamp(EgressStampCallback stamp);
-    /// \return bytes of every frame this device has put on the wire
-    uint64_t GetTxBytes() const;
 
     /**
      * ECN marking of this (switch) port, RED-like on the instantaneous class

@@ -87,18 +87,6 @@ RdmaDctcp::FlowAdded(uint32_t flow)
     }
 }
 
-uint64_t
-RdmaDctcp::GetWindow(uint32_t flow) const
-{
-    return m_flows.at(flow).window;
-}
-
-double
-RdmaDctcp::GetAlpha(uint32_t flow) const
-{
-    return m_flows.at(flow).alpha;
-}
-
 void
 RdmaDctcp::AckReceived(uint32_t flow, const RdmaAckInfo& ack)
 {

@@ -61,11 +61,6 @@ class RdmaDctcp : public RdmaCongestionControl
     bool SendsCnps() const override;
     bool EchoesEcn() const override;
 
-    /// \param flow a flow \return its alpha
-    double GetAlpha(uint32_t flow) const;
-    /// \param flow a flow \return its window (bytes; RateBased: 0)
-    uint64_t GetWindow(uint32_t flow) const;
-
   private:
     /// DCTCP state of one flow.
     struct Flow

@@ -83,18 +83,6 @@ RdmaHpcc::FlowAdded(uint32_t flow)
 }
 
 double
-RdmaHpcc::GetWindow(uint32_t flow) const
-{
-    return m_flows.at(flow).window;
-}
-
-double
-RdmaHpcc::GetUtilization(uint32_t flow) const
-{
-    return m_flows.at(flow).u;
-}
-
-double
 RdmaHpcc::MeasureInflight(Flow& f, const RoceIntHeader& t) const
 {
     const double T = m_baseRtt.GetSeconds();

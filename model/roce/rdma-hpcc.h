@@ -62,11 +62,6 @@ class RdmaHpcc : public RdmaCongestionControl
     bool SendsCnps() const override;
     bool WantsInt() const override;
 
-    /// \param flow a flow \return its window (bytes)
-    double GetWindow(uint32_t flow) const;
-    /// \param flow a flow \return its utilization estimate U
-    double GetUtilization(uint32_t flow) const;
-
   private:
     /// HPCC state of one flow.
     struct Flow
