@@ -264,7 +264,14 @@ RdmaNic::GetTypeId()
                             "data packet sent once, from its sending to the ACK that covers it "
                             "(flow id, time).",
                             MakeTraceSourceAccessor(&RdmaNic::m_rttTrace),
-                            "ns3::RdmaNic::RttTracedCallback");
+                            "ns3::RdmaNic::RttTracedCallback")
+            .AddTraceSource("DataSent",
+                            "A data packet handed to the device, first transmission or "
+                            "go-back-N resend (flow id, the packet's number in the flow from "
+                            "0, whether it was sent before); GetDataPacketsSent counts the "
+                            "same packets.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_dataSentTrace),
+                            "ns3::RdmaNic::DataSentTracedCallback");
     return tid;
 }
 
@@ -690,7 +697,8 @@ RdmaNic::PullPacket(uint8_t pausedMask)
         uint32_t psn = qp.next++;
         Ptr<Packet> p = BuildData(qp, psn);
         ++m_dataSent;
-        if (psn < qp.maxSent)
+        const bool resent = psn < qp.maxSent;
+        if (resent)
         {
             ++m_retransmitted;
             ++qp.record.retransmitted;
@@ -709,6 +717,7 @@ RdmaNic::PullPacket(uint8_t pausedMask)
             qp.timedAt = now;
         }
         m_cc->PacketSent(qp.id, p->GetSize());
+        m_dataSentTrace(qp.id, psn, resent);
         m_rrNext = qp.id + 1;
         return p;
     }
@@ -1004,19 +1013,23 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak, bool becn, const RoceIntHea
         return;
     }
     uint32_t psn = Unwrap(qp.una, psn24);
+    // Invariant: una <= next (WindowFull counts next - una as the packets in flight).
     if (nak)
     {
-        // Everything before psn arrived; go back to psn.
-        if (int32_t(psn - qp.una) > 0)
+        // Everything before psn arrived, nothing after it: send from psn on.
+        // A NAK below una is stale (an ACK covered its gap since, e.g. the
+        // packets a spurious timeout sent again) and changes nothing.
+        if (int32_t(psn - qp.una) < 0)
         {
-            qp.una = std::min(psn, qp.packets);
+            return;
         }
+        qp.una = std::min(psn, qp.packets);
         if (int32_t(qp.next - psn) > 0)
         {
             NS_LOG_LOGIC("flow " << qp.id << " NAK: back to " << psn << " from " << qp.next);
-            qp.next = psn;
             qp.timing = false; // Karn: what is resent is not timed
         }
+        qp.next = qp.una; // back, or ahead past what a timeout had sent again
         RestartRto(qp);
         NotifyDevice();
         return;
@@ -1027,6 +1040,13 @@ RdmaNic::OnAck(SendQp& qp, uint32_t psn24, bool nak, bool becn, const RoceIntHea
         RdmaAckInfo info;
         info.acked = std::min(psn + 1, qp.packets) - qp.una;
         qp.una = std::min(psn + 1, qp.packets);
+        if (int32_t(qp.next - qp.una) < 0)
+        {
+            // After a timeout sent it back to una, the packets it had sent
+            // before arrived after all (a pause outlasted the timeout): what
+            // they acknowledge is not sent again.
+            qp.next = qp.una;
+        }
         info.una = qp.una;
         info.next = qp.next;
         info.ecnEcho = becn;

@@ -247,6 +247,9 @@ class RdmaNic : public Object
     typedef void (*RateTracedCallback)(uint32_t flowId, uint64_t bitRate);
     /// TracedCallback signature for RttSample: (flow id, round-trip time).
     typedef void (*RttTracedCallback)(uint32_t flowId, Time rtt);
+    /// TracedCallback signature for DataSent: (flow id, the packet's number in the flow
+    /// from 0 (its PSN is InitialPsn + that, mod 2^24), whether it was sent before).
+    typedef void (*DataSentTracedCallback)(uint32_t flowId, uint32_t packet, bool resent);
 
   protected:
     void DoDispose() override;
@@ -408,6 +411,7 @@ class RdmaNic : public Object
     TracedCallback<const RdmaFlowRecord&> m_flowCompleteTrace; //!< FlowComplete
     TracedCallback<uint32_t, uint64_t> m_rateTrace;            //!< RateChange
     TracedCallback<uint32_t, Time> m_rttTrace;                 //!< RttSample
+    TracedCallback<uint32_t, uint32_t, bool> m_dataSentTrace;  //!< DataSent
 };
 
 } // namespace ns3

@@ -75,6 +75,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -786,6 +787,19 @@ struct FlapResult
     uint64_t timeouts = 0;      //!< RTOs of host 1
     uint64_t highPsns = 0;      //!< data packets host 1 sent with a PSN of 0xffff00 or more
     uint64_t lowPsns = 0;       //!< data packets host 1 sent with a PSN below 0x100
+    uint64_t dataSent = 0;      //!< DataSent trace calls of host 1
+    std::vector<uint32_t> resentPackets; //!< packet numbers DataSent flagged as resent
+
+    /// DataSent sink of host 1. \param out the counts \param flowId flow \param packet its
+    /// number in the flow \param resent sent before
+    static void DataSent(FlapResult* out, uint32_t flowId, uint32_t packet, bool resent)
+    {
+        ++out->dataSent;
+        if (resent)
+        {
+            out->resentPackets.push_back(packet);
+        }
+    }
 
     /// PhyTxBegin sink of host 1: count the PSNs of data frames near both
     /// ends of the 24-bit range, read from the frame's bytes (Ethernet,
@@ -828,6 +842,8 @@ RunFlap(uint64_t bytes, Time down, uint32_t initialPsn)
     n.net.GetHostDevice(1)->TraceConnectWithoutContext(
         "PhyTxBegin",
         MakeBoundCallback(&FlapResult::CountPsn, &out));
+    n.rdma.GetNic(1)->TraceConnectWithoutContext("DataSent",
+                                                 MakeBoundCallback(&FlapResult::DataSent, &out));
     n.rdma.AddFlow(1, 0, bytes, MicroSeconds(10));
     Ptr<PfcChannel> link = n.net.GetHostDevice(1)->GetPfcChannel();
     Simulator::Schedule(down, &PfcChannel::SetLinkUp, link, false);
@@ -911,6 +927,12 @@ class RdmaGoBackNTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(a.record.retransmitted, 9, "(a) record: retransmitted");
         NS_TEST_EXPECT_MSG_EQ(a.duplicates, 7, "(a) out of order at host 0 (116..122)");
         NS_TEST_EXPECT_MSG_EQ(a.timeouts, 0, "(a) timeouts");
+        // DataSent: once per data packet, 1 MB / 1000 B = 1000 first sends and the 9 again,
+        // each flagged with its number in the flow whatever the PSN (114..122 in order).
+        NS_TEST_EXPECT_MSG_EQ(a.dataSent, 1000 + 9, "(a) DataSent calls");
+        std::vector<uint32_t> again(9);
+        std::iota(again.begin(), again.end(), 114);
+        NS_TEST_EXPECT_MSG_EQ((a.resentPackets == again), true, "(a) DataSent: resent 114..122");
         const int64_t frame = LinkNs(kDataWireBytes); // T
         const int64_t spacing = SpacingNs();          // S
         const int64_t ack = LinkNs(kAckWireBytes);    // A
@@ -926,6 +948,10 @@ class RdmaGoBackNTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(b.record.timeouts, 1, "(b) record: timeouts");
         NS_TEST_EXPECT_MSG_EQ(b.retransmitted, 2, "(b) retransmitted (98, 99)");
         NS_TEST_EXPECT_MSG_EQ(b.duplicates, 0, "(b) duplicates");
+        NS_TEST_EXPECT_MSG_EQ(b.dataSent, 100 + 2, "(b) DataSent calls");
+        NS_TEST_EXPECT_MSG_EQ((b.resentPackets == std::vector<uint32_t>{98, 99}),
+                              true,
+                              "(b) DataSent: resent 98, 99");
         const int64_t fctB = 97 * spacing + 4 * frame + 4 * ack + 8 * kD + 1010000;
         NS_TEST_EXPECT_MSG_EQ_TOL(fctB, int64_t(1105742), int64_t(105), "(b) FCT by hand");
         NS_TEST_EXPECT_MSG_EQ(b.record.fct.GetNanoSeconds(), fctB, "(b) FCT");
@@ -1031,6 +1057,61 @@ class RdmaRtoIdleTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "retransmissions without loss");
         NS_TEST_EXPECT_MSG_EQ(rx->GetDuplicatePackets(), 0, "duplicates");
         NS_TEST_EXPECT_MSG_EQ(rx->GetBytesDelivered(), 100000, "bytes delivered");
+    }
+};
+
+/**
+ * \ingroup tagger-tests
+ * A spurious timeout whose packets then arrive: the sender must go on from
+ * what they acknowledge.  One 100 KB flow host 1 -> host 0 through one
+ * switch from 10 us (RTO 1 ms).  From 1 us host 0 PAUSEs the switch, so
+ * every packet host 1 sends waits in the switch; at 30 us the switch
+ * PAUSEs host 1 (refreshed), which has then sent the first M < 100 packets
+ * (about 27: 20 us at S = 866 ns, plus the PAUSE's way back).  The RTO
+ * fires 1 ms after the last of them was sent and again 1 ms later (nothing
+ * acknowledged, host 1 paused: go-back-N to 0, nothing can be sent); at
+ * 2.5 ms host 0 resumes the switch, the M packets arrive in order and their
+ * ACKs (about 2.53 ms) acknowledge all M while host 1 is still paused: its
+ * next packet to send must become M, not stay at 0 (a sender left at 0
+ * counts the packets in flight as next - una, which wrapped, and waited
+ * forever, its RTO off with nothing outstanding).  At 5 ms the switch
+ * resumes host 1, which sends M..99 and finishes about 63 us later.
+ * Expected: 2 timeouts (the third deadline, 3.03 ms, comes after the ACKs),
+ * no packet sent again, no duplicate, every byte, an FCT in [4.99, 5.2] ms.
+ */
+class RdmaRtoSpuriousTestCase : public TestCase
+{
+  public:
+    RdmaRtoSpuriousTestCase()
+        : TestCase("RDMA: after a spurious timeout, the ACKs of the packets held by a pause "
+                   "move the sender past them (no resend, no stall)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NetConfig cfg;
+        RdmaNet n(cfg);
+        n.rdma.AddFlow(1, 0, 100000, MicroSeconds(10));
+        Ptr<PfcNetDevice> host0 = n.net.GetHostDevice(0);
+        Ptr<PfcNetDevice> toHost1 = n.GetDownlinkTo(1);
+        Simulator::Schedule(MicroSeconds(1), &PfcNetDevice::StartPausing, host0, kClass);
+        Simulator::Schedule(MicroSeconds(30), &PfcNetDevice::StartPausing, toHost1, kClass);
+        Simulator::Schedule(MicroSeconds(2500), &PfcNetDevice::StopPausing, host0, kClass);
+        Simulator::Schedule(MilliSeconds(5), &PfcNetDevice::StopPausing, toHost1, kClass);
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        RdmaFlowRecord r = n.rdma.GetFlowRecords().at(0);
+        Ptr<RdmaNic> rx = n.rdma.GetNic(0);
+        NS_TEST_EXPECT_MSG_EQ(r.finished, true, "stalled after the spurious timeout");
+        NS_TEST_EXPECT_MSG_EQ(r.timeouts, 2, "timeouts (1.03 and 2.03 ms)");
+        NS_TEST_EXPECT_MSG_EQ(r.retransmitted, 0, "sent again what was acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetDuplicatePackets(), 0, "duplicates");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetBytesDelivered(), 100000, "bytes delivered");
+        NS_TEST_EXPECT_MSG_GT(r.fct, MicroSeconds(4990), "finished before host 1 resumed");
+        NS_TEST_EXPECT_MSG_LT(r.fct, MicroSeconds(5200), "finish long after the resume");
+        Simulator::Destroy();
     }
 };
 
@@ -1543,6 +1624,7 @@ MakeRdmaTestCases()
             new RdmaGoBackNTestCase(0),
             new RdmaGoBackNTestCase((uint32_t(1) << 24) - 115),
             new RdmaRtoIdleTestCase,
+            new RdmaRtoSpuriousTestCase,
             new RdmaCsvTestCase,
             new RdmaTsharkTestCase,
             new RdmaZeroFctTestCase,
