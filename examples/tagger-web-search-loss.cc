@@ -3,19 +3,14 @@
  *
  * tagger-web-search-loss: one cell of Tagger (ToN), Table VI.
  *
- * FatTree(k) with a fraction of its switch links failed before traffic
- * (local reroute); N senders under other ToRs send RoCE flows (web-search
- * or data-mining sizes, arrivals at --load of the destination's link) to
- * host 0: --arrivals=poisson (each flow from a uniform sender) or incast
- * (each arrival a flow from every sender at once); --offered=drawn (what the
- * draw gives) or fixed (exactly the load's bytes).  Mode roce: every class lossy (RoCE without
- * PFC); tagger1 / tagger2: Tagger with 1 / 2 lossless queues, bounced packets beyond them fall to
- * the lossy queue.  DWRR with equal weights, DCQCN, go-back-N.  Prints the set-up, the flows'
- * bounces (measured and from the flow-level model on the same routes), packets, drops by reason,
- * the loss rate (lossy-queue drops over data packets sent; a zero as "0 of N" with the 95 % bound
- * 3/N), pauses, FCTs and the deadlock oracle's verdict; ends RESULT loss_rate=<x> packets=<n>
- * lossy_drops=<n> lossless_drops=<n> deadlock=<yes|no> bounced1=<fraction> bounced2plus=<fraction>
- * ... resent=<n> timeouts=<n> offered_load=<x> bounces=<measured|model>
+ * FatTree(k), a fraction of its switch links failed (local reroute); N senders under other
+ * ToRs send RoCE flows (web-search or data-mining sizes, at --load of the destination's link)
+ * to host 0, --arrivals=poisson (a uniform sender per flow) or incast (every sender per
+ * arrival).  Mode roce: every class lossy (RoCE without PFC); tagger1 / tagger2: Tagger with
+ * 1 / 2 lossless queues, bounced packets beyond them fall to the lossy queue.  DWRR, DCQCN,
+ * go-back-N.  Prints the set-up, bounces, drops, the loss rate (lossy-queue drops over data
+ * packets sent), pauses, FCTs, the deadlock verdict; ends RESULT loss_rate=<x> packets=<n> ...
+ * stopped=<no|sent|time> (--max-sent ends a run in congestion collapse; figures so far).
  */
 
 #include "ns3/core-module.h"
@@ -66,6 +61,11 @@ main(int argc, char* argv[])
     cmd.AddInteger("seed", "failures and traffic (also ns-3's RngRun)", cfg.seed, 1, INT32_MAX);
     cmd.AddInteger("packets", "data packets the arrivals offer", cfg.packets, 1, 1000000000);
     cmd.AddMilliSeconds("stop-ms", "simulated-time limit (ms; 0: 3 x arrivals + 50 ms)", stopMs);
+    cmd.AddInteger("max-sent",
+                   "stop after N data packets sent, resends too (0: no)",
+                   cfg.maxSent,
+                   0,
+                   INT64_MAX);
     cmd.AddDataRate("rate", "link rate", cfg.rate);
     double rtoMs = cfg.rto.GetSeconds() * 1000;
     cmd.AddMilliSeconds("rto-ms", "the NICs' retransmission timeout (ms)", rtoMs, 0.001);

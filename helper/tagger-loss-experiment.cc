@@ -139,6 +139,9 @@ class LossRun
   private:
     /// Stop once the arrivals are over and every flow is done; progress lines.
     void Check();
+    /// A sender's DataSent trace: stop at cfg.maxSent. \param flowId flow \param packet number
+    /// \param resent sent before
+    void DataSent(uint32_t flowId, uint32_t packet, bool resent);
     /**
      * Draw failures number \p draw and apply them (FailLink); keep them when
      * every sender reaches the destination over links up and has a routable
@@ -183,6 +186,7 @@ class LossRun
     std::chrono::steady_clock::time_point m_lastProgress; //!< the last progress line
     Time m_checkPeriod;                                   //!< how often Check runs
     std::unique_ptr<RdmaPacketAccount> m_account;         //!< where every data packet went
+    uint64_t m_sent{0};                                   //!< data packets sent (maxSent)
 };
 
 LossRun::LossRun(const TaggerLossConfig& cfg)
@@ -430,6 +434,7 @@ LossRun::Check()
 {
     if (Simulator::Now() > m_result.arrivals && m_rdma.GetActiveFlows() == 0)
     {
+        m_result.stopped = "no";
         Simulator::Stop();
         return;
     }
@@ -446,6 +451,16 @@ LossRun::Check()
     Simulator::Schedule(m_checkPeriod, &LossRun::Check, this);
 }
 
+void
+LossRun::DataSent(uint32_t /* flowId */, uint32_t /* packet */, bool /* resent */)
+{
+    if (++m_sent == m_cfg.maxSent)
+    {
+        m_result.stopped = "sent";
+        Simulator::Stop(); // after this event: exactly maxSent sent
+    }
+}
+
 TaggerLossResult
 LossRun::Measure()
 {
@@ -457,6 +472,15 @@ LossRun::Measure()
     // Every 10 ms of simulated time, or 1,000 times over a long arrival window.
     m_checkPeriod = std::max(MilliSeconds(10), m_result.arrivals / 1000);
     Simulator::Schedule(MilliSeconds(1), &LossRun::Check, this);
+    if (m_cfg.maxSent > 0)
+    {
+        for (uint32_t s : m_senders)
+        {
+            m_rdma.GetNic(s)->TraceConnectWithoutContext("DataSent",
+                                                         MakeCallback(&LossRun::DataSent, this));
+        }
+    }
+    m_result.stopped = "time"; // unless Check or DataSent says otherwise
     Simulator::Stop(stop);
     Simulator::Run();
     m_result.end = Simulator::Now();
@@ -528,6 +552,13 @@ double
 TaggerLossResult::GetLossRate() const
 {
     return dataPackets == 0 ? 0.0 : double(lossyDrops) / double(dataPackets);
+}
+
+double
+TaggerLossResult::GetArrivalsSimulated() const
+{
+    return arrivals.IsStrictlyPositive() ? std::min(1.0, end.GetSeconds() / arrivals.GetSeconds())
+                                         : 1.0;
 }
 
 double
@@ -685,6 +716,16 @@ TaggerLossExperiment::PrintReport(std::ostream& os,
        << r.fctUs[0] << " us, p95 " << r.fctUs[1] << " us, p99 " << r.fctUs[2]
        << " us; arrivals over " << r.arrivals.As(Time::MS) << ", ended at " << r.end.As(Time::MS)
        << "\n";
+    if (r.stopped != "no")
+    {
+        os << "stopped "
+           << (r.stopped == "sent"
+                   ? "at --max-sent=" + std::to_string(cfg.maxSent) + " data packets"
+                   : std::string("at the simulated-time limit"))
+           << " with " << 100 * r.GetArrivalsSimulated() << " % of the arrivals simulated and "
+           << r.flows - r.completed
+           << " flows unfinished: the figures are those of the run so far\n";
+    }
     os << r.accounting;
 }
 
@@ -703,7 +744,9 @@ TaggerLossExperiment::FormatResult(const TaggerLossResult& r)
        << " loss_upper95=" << (r.lossyDrops ? r.GetLossRate() : r.GetLossUpper95())
        << " fct_p99_us=" << r.fctUs[2] << " resent=" << r.retransmitted
        << " timeouts=" << r.timeouts << " offered_load=" << r.offeredLoad
-       << " bounces=" << (r.traced ? "measured" : "model");
+       << " bounces=" << (r.traced ? "measured" : "model") << " stopped=" << r.stopped
+       << " arrivals_simulated=" << r.GetArrivalsSimulated()
+       << " unfinished=" << r.flows - r.completed;
     return os.str();
 }
 

@@ -49,7 +49,11 @@ struct TaggerLossConfig
     uint64_t seed{1};           //!< failures (and, via RngRun, traffic)
     uint64_t packets{10000000}; //!< data packets the arrivals offer (target)
     Time stop;                  //!< simulated-time limit (0: 3 x arrivals + 50 ms)
-    bool dcqcn{true};           //!< DCQCN on
+    /// stop once the senders have sent this many data packets, first transmissions and
+    /// resends (0: no limit): bounds the cost of a network in congestion collapse, whose
+    /// go-back-N resends would otherwise grow without end (stopped "sent")
+    uint64_t maxSent{0};
+    bool dcqcn{true}; //!< DCQCN on
     /// congestion control (RdmaHelper::SetCongestionControl; "": RdmaNic's attribute)
     std::string cc{"dcqcn"};
     uint64_t lossyPool{0}; //!< switch lossy pool, bytes (0: the MMU default)
@@ -100,12 +104,17 @@ struct TaggerLossResult
     /// realized offered load: wire bytes of the flows' data frames over what
     /// the destination's link carries in the arrival window
     double offeredLoad{0};
-    Time end;               //!< simulated time at the end
+    Time end; //!< simulated time at the end
+    /// why the run ended: "no" (arrivals over, every flow done), "sent" (maxSent reached)
+    /// or "time" (the simulated-time limit)
+    std::string stopped{"no"};
     std::string accounting; //!< RdmaPacketAccount::Print: where every data packet went
     bool balanced{false};   //!< RdmaPacketAccount::IsBalanced
 
     /// \return lossy drops over data packets sent
     double GetLossRate() const;
+    /// \return the share of the arrival window simulated, at most 1
+    double GetArrivalsSimulated() const;
     /// \return the 95 % upper bound on the loss rate when no packet was lost (the rule
     /// of three, 3 / packets sent), at most 1 (1 when none was sent)
     double GetLossUpper95() const;

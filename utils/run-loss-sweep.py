@@ -22,8 +22,11 @@ installed).  Usage:
         --modes roce,tagger1 --senders 8 --seeds 5 --arrivals incast \\
         --state sweep-length --rst doc/loss-vs-length.rst --csv loss-vs-length.csv \\
         --plot loss-vs-length.plt [--packets 1000000] [--extra "..."] [--jobs 2] \\
-        [--run-limit-s 0]
+        [--max-sent-ratio 1.1] [--run-limit-s 0]
 
+Each run stops once its senders have sent --max-sent-ratio times its packets
+(run-table-vi.py's rule: a network in congestion collapse resends without
+end; its figures are then those of the run so far, and the table says so).
 A run still going after --run-limit-s seconds of wall time is stopped; the
 table names it with how far its simulation got (not a result: where a
 wall-clock limit falls depends on the machine).
@@ -31,6 +34,7 @@ wall-clock limit falls depends on the machine).
 
 import argparse
 import importlib.util
+import math
 import os
 import shlex
 import shutil
@@ -73,14 +77,15 @@ def write_rst(path, opt, values, summaries, session, stops):
         title = opt.title
         f.write(title + "\n" + "=" * len(title) + "\n\n")
         f.write("Written by ``utils/run-loss-sweep.py --param %s --values %s --modes %s "
-                "--senders %d --seeds %d --arrivals %s%s%s``: %d-to-1, %s arrivals, the "
+                "--senders %d --seeds %d --arrivals %s%s --max-sent-ratio %g%s``: %d-to-1, "
+                "%s arrivals, the "
                 "mean loss rate of the lossy queue over %d seeds (1 to %d) with its 95 %% "
                 "Student-t interval; a configuration that lost nothing is written as 0 of "
                 "its packets (below 3/N at 95 %%).  %d runs in %.0f s of wall time on %s "
                 "jobs.\n\n"
                 % (opt.param, opt.values, opt.modes, opt.senders, opt.seeds, opt.arrivals,
                    "" if opt.param == "packets" else " --packets %d" % opt.packets,
-                   (" --extra \"%s\"" % opt.extra) if opt.extra else "",
+                   opt.max_sent_ratio, (" --extra \"%s\"" % opt.extra) if opt.extra else "",
                    opt.senders, opt.arrivals, opt.seeds, opt.seeds, session[0], session[2],
                    "/".join(str(j) for j in sorted(session[1])) or "?"))
         f.write(".. list-table::\n   :header-rows: 1\n\n")
@@ -91,8 +96,10 @@ def write_rst(path, opt, values, summaries, session, stops):
         for v in values:
             f.write("   * - %s\n" % v)
             for m in modes:
-                f.write("     - %s\n" % loss_text(summaries.get((m, v)), stops.get((m, v)),
-                                                  opt.seeds))
+                s = summaries.get((m, v))
+                capped = table_vi.format_capped(s) if s else ""
+                f.write("     - %s\n" % (loss_text(s, stops.get((m, v)), opt.seeds)
+                                          + ("; " + capped if capped else "")))
             last = summaries.get((modes[-1], v))
             f.write("     - %s\n" % ("" if last is None else last["resent"]))
         f.write("\n")
@@ -181,6 +188,9 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--plot", required=True)
     ap.add_argument("--title", default="Loss rate against a parameter")
+    ap.add_argument("--max-sent-ratio", type=float, default=1.1,
+                    help="stop a run once its senders sent this many times its packets, "
+                         "resends included (0: no limit; as run-table-vi.py)")
     ap.add_argument("--run-limit-s", type=float, default=0,
                     help="stop a run after this many seconds of wall time (0: none); the table "
                          "names it with how far it got; the same or a shorter limit later does "
@@ -196,6 +206,9 @@ def main():
             or opt.run_limit_s < 0):
         sys.exit("run-loss-sweep: --values, --jobs, --seeds, --senders and --packets "
                  "must be given and positive, --run-limit-s not negative")
+    if opt.max_sent_ratio != 0 and opt.max_sent_ratio < 1:
+        sys.exit("run-loss-sweep: --max-sent-ratio %g would stop every run before its "
+                 "arrivals are sent; use 0 (no limit) or at least 1" % opt.max_sent_ratio)
     for out in (opt.rst, opt.csv, opt.plot):
         if os.path.abspath(out) == os.path.abspath(opt.state):
             sys.exit("run-loss-sweep: output %s is the --state folder" % out)
@@ -210,6 +223,9 @@ def main():
                 if opt.param != "packets":
                     args.append("--packets=%d" % opt.packets)
                 args.append(flag_for(opt.param, v))
+                packets = int(v) if opt.param == "packets" else opt.packets
+                if opt.max_sent_ratio:
+                    args.append("--max-sent=%d" % math.ceil(opt.max_sent_ratio * packets))
                 args += shlex.split(opt.extra)
                 name = "%s-%s-%s-seed%d" % (opt.param.replace(":", "_"), v, m, seed)
                 runs.append((name, args, os.path.join(opt.state, name + ".txt"), (m, v)))

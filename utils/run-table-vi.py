@@ -20,7 +20,7 @@ packets of all seeds).  Usage:
     utils/run-table-vi.py [--bin build-optimized/tagger-web-search-loss] [--jobs 2]
                           [--packets 10000000] [--seeds 5]
                           [--arrivals incast|poisson] [--offered fixed|drawn]
-                          [--run-limit-s 0] [--report]
+                          [--max-sent-ratio 1.1] [--run-limit-s 0] [--report]
                           [--state table-vi-runs]
                           [--rst doc/table-vi.rst] [--csv table-vi.csv]
                           [--plot table-vi.plt] [--extra "--lossy-pool=1000000"]
@@ -31,6 +31,7 @@ packets of all seeds).  Usage:
 import argparse
 import concurrent.futures
 import csv
+import math
 import os
 import re
 import shlex
@@ -121,6 +122,7 @@ def summarize(runs):
         half = T95[min(n - 1, 30)] * (var / n) ** 0.5 if n - 1 <= 30 else 1.96 * (var / n) ** 0.5
     total = lambda key: sum(int(r.get(key, 0) or 0) for r in runs)
     load = [float(r["offered_load"]) for r in runs if "offered_load" in r]
+    capped = [r for r in runs if r.get("stopped") == "sent"]
     return {"seeds": n, "mean": mean, "lo": None if half is None else max(0.0, mean - half),
             "hi": None if half is None else mean + half, "packets": total("packets"),
             "lossy_drops": total("lossy_drops"), "lossless_drops": total("lossless_drops"),
@@ -129,7 +131,25 @@ def summarize(runs):
             "load_min": min(load) if load else None, "load_max": max(load) if load else None,
             "bounced1": sum(float(r["bounced1"]) for r in runs) / n,
             "bounced2plus": sum(float(r["bounced2plus"]) for r in runs) / n,
-            "wall_s": sum(float(r["wall_s"] or 0) for r in runs)}
+            "wall_s": sum(float(r["wall_s"] or 0) for r in runs),
+            "capped": len(capped),
+            "simulated": [float(r["arrivals_simulated"]) for r in capped],
+            "unfinished": [int(r["unfinished"]) for r in capped]}
+
+
+def span(lo, hi, fmt):
+    """'lo' when both format alike, else 'lo to hi'."""
+    return (fmt % lo) if fmt % lo == fmt % hi else (fmt % lo + " to " + fmt % hi)
+
+
+def format_capped(c):
+    """'k of n seeds stopped at --max-sent (how far their arrivals got)', or ''."""
+    if not c["capped"]:
+        return ""
+    share = [100.0 * x for x in c["simulated"]]
+    return ("%d of %d seeds stopped at --max-sent (%s %% of the arrivals simulated, %s flows "
+            "unfinished)" % (c["capped"], c["seeds"], span(min(share), max(share), "%.0f"),
+                             span(min(c["unfinished"]), max(c["unfinished"]), "%d")))
 
 
 def parse_result(path):
@@ -273,7 +293,6 @@ def format_stopped(stops, seeds):
     if got:
         share = [100.0 * s["reached_ms"] / s["arrivals_ms"] for s in got]
         active = [s["active"] for s in got]
-        span = lambda lo, hi, f: (f % lo) if f % lo == f % hi else (f % lo + " to " + f % hi)
         text += (" (%s %% of the arrivals simulated, %s flows active)"
                  % (span(min(share), max(share), "%.0f"), span(min(active), max(active), "%d")))
     return text
@@ -291,6 +310,8 @@ def format_loss(c, stops=None, seeds=0):
         text = "%.3g" % c["mean"]
     else:
         text = "%.3g [%.2g, %.2g]" % (c["mean"], c["lo"], c["hi"])
+    if c["capped"]:
+        text += "; " + format_capped(c)
     if stops:
         text += "; %s, not in the mean" % format_stopped(stops, seeds)
     return text
@@ -303,6 +324,10 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
              "Sec. VIII-D), averaged over %d seeds per cell with its 95 %% Student-t" % seeds,
              "interval in brackets; a cell where no seed lost a packet is written \"0 of N\"",
              "with its 95 % upper bound 3/N (N: the packets of all its seeds).",
+             "A run ends when its arrivals are over and every flow is done, or once its",
+             "senders have sent ``--max-sent`` data packets (resends included): a network",
+             "in congestion collapse resends without end, and its figures are then those",
+             "of the run so far (the cell names how far its arrivals got).",
              "FatTree(8), 20 % link failures, N-to-1, load 0.99 on the destination's link;",
              "about %d data packets offered per run, flags: %s; the runs' wall times" %
              (packets, flags),
@@ -328,12 +353,13 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
                     lines.append("     - " + paper_value(mode, cc, n))
         lines.append("")
     lines += ["Per cell, over its seeds: packets, drops by reason, packets resent, realized",
-              "offered load (lowest and highest seed), bounced flows (1, 2+; mean), deadlock:", "",
+              "offered load (lowest and highest seed), bounced flows (1, 2+; mean), deadlock,",
+              "seeds stopped at ``--max-sent``:", "",
               ".. list-table::", "   :header-rows: 1", "",
               "   * - cell", "     - seeds", "     - packets", "     - lossy drops",
               "     - lossless drops", "     - other drops", "     - resent",
               "     - offered load", "     - bounced 1", "     - bounced 2+", "     - deadlock",
-              "     - wall (s)"]
+              "     - stopped at --max-sent", "     - wall (s)"]
     for workload in WORKLOADS:
         for key, _, _, _ in ROWS:
             for n in SENDERS:
@@ -348,7 +374,7 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
                           "     - %d" % c["other_drops"], "     - %d" % c["resent"],
                           "     - " + load, "     - %.4f" % c["bounced1"],
                           "     - %.4f" % c["bounced2plus"], "     - " + c["deadlock"],
-                          "     - %.0f" % c["wall_s"]]
+                          "     - %d" % c["capped"], "     - %.0f" % c["wall_s"]]
     if stops:
         lines += ["", "Runs stopped at the per-run limit (``--run-limit-s``): where the",
                   "simulation was when the limit fell (its last progress line); not a result.", ""]
@@ -456,6 +482,12 @@ def main():
     ap.add_argument("--ccs", default="dcqcn",
                     help="congestion controls, a row of each configuration per CC "
                          "(dcqcn,hpcc,dctcp,timely,none; the paper's rows are DCQCN's)")
+    ap.add_argument("--max-sent-ratio", type=float, default=1.1,
+                    help="stop a run once its senders have sent this many times --packets "
+                         "data packets, resends included (0: no limit): a network in "
+                         "congestion collapse (the web-search baseline at 10^7) resends "
+                         "without end; 1.1 is above every run that does not collapse "
+                         "(at most 1.05). The table names the runs it stopped")
     ap.add_argument("--run-limit-s", type=float, default=0,
                     help="stop a run after this many seconds of wall time (0: none); the table "
                          "then names it with how far it got, and a later invocation with the "
@@ -472,6 +504,10 @@ def main():
     if opt.jobs < 1 or opt.packets < 1 or opt.seeds < 1 or opt.run_limit_s < 0:
         sys.exit("run-table-vi: --jobs, --packets and --seeds must be positive, "
                  "--run-limit-s not negative")
+    if opt.max_sent_ratio != 0 and opt.max_sent_ratio < 1:
+        sys.exit("run-table-vi: --max-sent-ratio %g would stop every run before its "
+                 "arrivals are sent; use 0 (no limit) or at least 1" % opt.max_sent_ratio)
+    max_sent = int(math.ceil(opt.max_sent_ratio * opt.packets)) if opt.max_sent_ratio else 0
     for out in (opt.rst, opt.csv, opt.plot):
         if os.path.abspath(out) == os.path.abspath(opt.state):
             sys.exit("run-table-vi: output %s is the --state folder" % out)
@@ -495,6 +531,8 @@ def main():
                             "--packets=%d" % opt.packets, "--seed=%d" % seed,
                             "--arrivals=" + opt.arrivals, "--offered=" + opt.offered,
                             "--traces=" + ("true" if opt.traces else "false")]
+                    if max_sent:
+                        args.append("--max-sent=%d" % max_sent)
                     if cc != "dcqcn":
                         args.append("--cc=" + cc)
                     args += shlex.split(opt.extra)
@@ -520,7 +558,9 @@ def main():
             stops.setdefault(c[3], []).append((c[4], parse_stopped(c[2])))
     summaries = {name: summarize(runs) for name, runs in per_cell.items()}
     wall = sum(s["wall_s"] for s in summaries.values())
-    flags = " ".join(["--arrivals=" + opt.arrivals, "--offered=" + opt.offered, opt.extra]).strip()
+    flags = " ".join(["--arrivals=" + opt.arrivals, "--offered=" + opt.offered,
+                      "--max-sent=%d" % max_sent if max_sent else "", opt.extra])
+    flags = " ".join(flags.split())
     write_rst(opt.rst, opt.title, summaries, opt.packets, opt.seeds, flags, wall, session,
               opt.workloads.split(","), stops)
     write_csv(opt.csv, summaries)

@@ -6,7 +6,9 @@ lines the runs left in the state folder; the table has one row per value; a
 second invocation runs nothing (the sweep resumes from its state); an output
 that is the state folder is refused.  With --run-limit-s, a run far longer
 than the limit is stopped and named in the table with how far it got (no CSV
-row), a short one finishes, and the same limit again runs nothing.
+row), a short one finishes, and the same limit again runs nothing.  With
+--max-sent-ratio 1 a baseline run that resends (100 KB lossy pool) stops at
+exactly its packets sent and the table says so.
 
 Usage: loss-sweep-test.py BINARY SOURCE_DIR WORK_DIR
 """
@@ -76,8 +78,37 @@ def main():
     if refused.returncode == 0 or "is the --state folder" not in refused.stderr:
         fail("an output on the state folder was not refused")
     check_limit(binary, source, work)
+    check_cap(binary, source, work)
     print("loss-sweep-test: OK (means, sums and rows as the RESULT lines give; resumed; "
-          "refused an output on the state folder; a run past --run-limit-s stopped and named)")
+          "refused an output on the state folder; a run past --run-limit-s stopped and named; "
+          "a run at --max-sent-ratio stopped at its packets and named)")
+
+
+def check_cap(binary, source, work):
+    """Ratio 1: the senders stop at the run's 20,000 packets, resends counted."""
+    state = os.path.join(work, "cap-state")
+    cmd = [sys.executable, os.path.join(source, "utils", "run-loss-sweep.py"), "--bin", binary,
+           "--param", "packets", "--values", "20000", "--modes", "roce", "--senders", "8",
+           "--seeds", "1", "--jobs", "1", "--state", state, "--max-sent-ratio", "1",
+           "--extra=--lossy-pool=100000", "--rst", os.path.join(work, "c.rst"),
+           "--csv", os.path.join(work, "c.csv"), "--plot", os.path.join(work, "c.plt")]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        fail("capped sweep exit %d: %s" % (run.returncode, run.stdout + run.stderr))
+    with open(os.path.join(state, "packets-20000-roce-seed1.txt")) as f:
+        out = f.read()
+    result = [l for l in out.splitlines() if l.startswith("RESULT ")][-1]
+    fields = dict(kv.split("=", 1) for kv in result.split()[1:])
+    if fields["packets"] != "20000" or fields["stopped"] != "sent":
+        fail("the capped run did not stop at 20000 packets sent: " + result)
+    if int(fields["resent"]) == 0 or "balanced=yes" not in out:
+        fail("the capped run resent nothing or lost track of a packet:\n" + out)
+    with open(os.path.join(work, "c.rst")) as f:
+        rst = f.read()
+    if "1 of 1 seeds stopped at --max-sent" not in rst:
+        fail("the table does not name the run stopped at --max-sent:\n" + rst)
+    if "--max-sent=20000" not in out.splitlines()[0]:
+        fail("the run's command lacks --max-sent=20000: " + out.splitlines()[0])
 
 
 def check_limit(binary, source, work):
