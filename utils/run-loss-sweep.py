@@ -34,7 +34,6 @@ wall-clock limit falls depends on the machine).
 
 import argparse
 import importlib.util
-import math
 import os
 import shlex
 import shutil
@@ -225,7 +224,7 @@ def main():
                 args.append(flag_for(opt.param, v))
                 packets = int(v) if opt.param == "packets" else opt.packets
                 if opt.max_sent_ratio:
-                    args.append("--max-sent=%d" % math.ceil(opt.max_sent_ratio * packets))
+                    args.append("--max-sent=%d" % table_vi.max_sent_for(opt.max_sent_ratio, packets))
                 args += shlex.split(opt.extra)
                 name = "%s-%s-%s-seed%d" % (opt.param.replace(":", "_"), v, m, seed)
                 runs.append((name, args, os.path.join(opt.state, name + ".txt"), (m, v)))

@@ -31,6 +31,7 @@ packets of all seeds).  Usage:
 import argparse
 import concurrent.futures
 import csv
+import decimal
 import math
 import os
 import re
@@ -52,6 +53,13 @@ SENDERS = [8, 16, 24]
 # rows keep the configuration's name (the paper's rows), the others add the CC.
 CC_LABELS = {"dcqcn": "DCQCN", "hpcc": "HPCC", "dctcp": "DCTCP", "timely": "TIMELY",
              "none": "no congestion control"}
+
+
+def max_sent_for(ratio, packets):
+    """--max-sent for a run of packets: ratio x packets rounded up, computed in
+    decimal (1.1 x 30,000,000 is 33,000,000; in binary floating point it is a
+    hair above, which rounds up to 33,000,001).  0 for a ratio of 0."""
+    return int(math.ceil(decimal.Decimal(repr(ratio)) * packets)) if ratio else 0
 
 
 def make_rows(ccs):
@@ -507,7 +515,7 @@ def main():
     if opt.max_sent_ratio != 0 and opt.max_sent_ratio < 1:
         sys.exit("run-table-vi: --max-sent-ratio %g would stop every run before its "
                  "arrivals are sent; use 0 (no limit) or at least 1" % opt.max_sent_ratio)
-    max_sent = int(math.ceil(opt.max_sent_ratio * opt.packets)) if opt.max_sent_ratio else 0
+    max_sent = max_sent_for(opt.max_sent_ratio, opt.packets)
     for out in (opt.rst, opt.csv, opt.plot):
         if os.path.abspath(out) == os.path.abspath(opt.state):
             sys.exit("run-table-vi: output %s is the --state folder" % out)

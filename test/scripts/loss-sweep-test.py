@@ -14,6 +14,7 @@ Usage: loss-sweep-test.py BINARY SOURCE_DIR WORK_DIR
 """
 
 import csv
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -77,11 +78,29 @@ def main():
     refused = subprocess.run(bad, capture_output=True, text=True)
     if refused.returncode == 0 or "is the --state folder" not in refused.stderr:
         fail("an output on the state folder was not refused")
+    check_max_sent(source)
     check_limit(binary, source, work)
     check_cap(binary, source, work)
     print("loss-sweep-test: OK (means, sums and rows as the RESULT lines give; resumed; "
           "refused an output on the state folder; a run past --run-limit-s stopped and named; "
-          "a run at --max-sent-ratio stopped at its packets and named)")
+          "a run at --max-sent-ratio stopped at its packets and named; --max-sent rounded "
+          "up exactly)")
+
+
+def check_max_sent(source):
+    """--max-sent = ratio x packets rounded up, by hand: 1.1 x 3 x 10^7 is
+    33,000,000 (not one more, as binary floating point rounds it), 1.001 x 1
+    rounds up to 2, ratio 0 means no limit."""
+    spec = importlib.util.spec_from_file_location(
+        "table_vi", os.path.join(source, "utils", "run-table-vi.py"))
+    table_vi = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table_vi)
+    cases = [(1.1, 30000000, 33000000), (1.1, 3000000, 3300000), (1.1, 10000000, 11000000),
+             (1.001, 1, 2), (1, 20000, 20000), (0, 20000, 0)]
+    for ratio, packets, expected in cases:
+        got = table_vi.max_sent_for(ratio, packets)
+        if got != expected:
+            fail("--max-sent for %g x %d is %d, expected %d" % (ratio, packets, got, expected))
 
 
 def check_cap(binary, source, work):
