@@ -185,6 +185,7 @@ class LossRun
     std::chrono::steady_clock::time_point m_wallStart;    //!< for progress lines
     std::chrono::steady_clock::time_point m_lastProgress; //!< the last progress line
     Time m_checkPeriod;                                   //!< how often Check runs
+    EventId m_checkEvent;                                 //!< the next Check
     std::unique_ptr<RdmaPacketAccount> m_account;         //!< where every data packet went
     uint64_t m_sent{0};                                   //!< data packets sent (maxSent)
 };
@@ -448,7 +449,7 @@ LossRun::Check()
                   << " flows active, " << std::fixed << std::setprecision(0) << wall << " s wall"
                   << std::endl;
     }
-    Simulator::Schedule(m_checkPeriod, &LossRun::Check, this);
+    m_checkEvent = Simulator::Schedule(m_checkPeriod, &LossRun::Check, this);
 }
 
 void
@@ -471,7 +472,7 @@ LossRun::Measure()
     m_lastProgress = m_wallStart;
     // Every 10 ms of simulated time, or 1,000 times over a long arrival window.
     m_checkPeriod = std::max(MilliSeconds(10), m_result.arrivals / 1000);
-    Simulator::Schedule(MilliSeconds(1), &LossRun::Check, this);
+    m_checkEvent = Simulator::Schedule(MilliSeconds(1), &LossRun::Check, this);
     if (m_cfg.maxSent > 0)
     {
         for (uint32_t s : m_senders)
@@ -483,6 +484,9 @@ LossRun::Measure()
     m_result.stopped = "time"; // unless Check or DataSent says otherwise
     Simulator::Stop(stop);
     Simulator::Run();
+    // Settle (below) runs on with the flows stopped: a Check then would see no
+    // flow active and overwrite why the run ended.
+    m_checkEvent.Cancel();
     m_result.end = Simulator::Now();
     m_result.congestionControl = m_rdma.GetCongestionControlName();
     PfcStatsHelper stats(m_net);

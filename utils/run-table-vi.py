@@ -130,7 +130,7 @@ def summarize(runs):
         half = T95[min(n - 1, 30)] * (var / n) ** 0.5 if n - 1 <= 30 else 1.96 * (var / n) ** 0.5
     total = lambda key: sum(int(r.get(key, 0) or 0) for r in runs)
     load = [float(r["offered_load"]) for r in runs if "offered_load" in r]
-    capped = [r for r in runs if r.get("stopped") == "sent"]
+    ended = {reason: [r for r in runs if r.get("stopped") == reason] for reason, _ in ENDS}
     return {"seeds": n, "mean": mean, "lo": None if half is None else max(0.0, mean - half),
             "hi": None if half is None else mean + half, "packets": total("packets"),
             "lossy_drops": total("lossy_drops"), "lossless_drops": total("lossless_drops"),
@@ -140,9 +140,9 @@ def summarize(runs):
             "bounced1": sum(float(r["bounced1"]) for r in runs) / n,
             "bounced2plus": sum(float(r["bounced2plus"]) for r in runs) / n,
             "wall_s": sum(float(r["wall_s"] or 0) for r in runs),
-            "capped": len(capped),
-            "simulated": [float(r["arrivals_simulated"]) for r in capped],
-            "unfinished": [int(r["unfinished"]) for r in capped]}
+            "capped": len(ended["sent"]),
+            "ended": {reason: [(float(r["arrivals_simulated"]), int(r["unfinished"]))
+                               for r in rs] for reason, rs in ended.items()}}
 
 
 def span(lo, hi, fmt):
@@ -150,14 +150,26 @@ def span(lo, hi, fmt):
     return (fmt % lo) if fmt % lo == fmt % hi else (fmt % lo + " to " + fmt % hi)
 
 
+# Why a run ended before its arrivals were over and every flow done (the
+# RESULT line's stopped=), as the tables name it.
+ENDS = [("sent", "stopped at --max-sent"),
+        ("time", "stopped at the simulated-time limit (--stop-ms)")]
+
+
 def format_capped(c):
-    """'k of n seeds stopped at --max-sent (how far their arrivals got)', or ''."""
-    if not c["capped"]:
-        return ""
-    share = [100.0 * x for x in c["simulated"]]
-    return ("%d of %d seeds stopped at --max-sent (%s %% of the arrivals simulated, %s flows "
-            "unfinished)" % (c["capped"], c["seeds"], span(min(share), max(share), "%.0f"),
-                             span(min(c["unfinished"]), max(c["unfinished"]), "%d")))
+    """'k of n seeds stopped at --max-sent (how far their arrivals got)', the
+    same for the simulated-time limit, or ''."""
+    parts = []
+    for reason, text in ENDS:
+        runs = c["ended"].get(reason, [])
+        if not runs:
+            continue
+        share = [100.0 * x for x, _ in runs]
+        left = [u for _, u in runs]
+        parts.append("%d of %d seeds %s (%s %% of the arrivals simulated, %s flows unfinished)"
+                     % (len(runs), c["seeds"], text, span(min(share), max(share), "%.0f"),
+                        span(min(left), max(left), "%d")))
+    return "; ".join(parts)
 
 
 def parse_result(path):
@@ -318,7 +330,7 @@ def format_loss(c, stops=None, seeds=0):
         text = "%.3g" % c["mean"]
     else:
         text = "%.3g [%.2g, %.2g]" % (c["mean"], c["lo"], c["hi"])
-    if c["capped"]:
+    if format_capped(c):
         text += "; " + format_capped(c)
     if stops:
         text += "; %s, not in the mean" % format_stopped(stops, seeds)

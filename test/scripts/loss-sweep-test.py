@@ -128,6 +128,25 @@ def check_cap(binary, source, work):
         fail("the table does not name the run stopped at --max-sent:\n" + rst)
     if "--max-sent=20000" not in out.splitlines()[0]:
         fail("the run's command lacks --max-sent=20000: " + out.splitlines()[0])
+    # No --max-sent, a 2 ms simulated-time limit: the run ends there, flows
+    # unfinished, and the table names it so.
+    timed = cmd[:]
+    timed[timed.index("--state") + 1] = os.path.join(work, "time-state")
+    timed[timed.index("--max-sent-ratio") + 1] = "0"
+    timed[timed.index("--extra=--lossy-pool=100000")] = "--extra=--lossy-pool=100000 --stop-ms=2"
+    run = subprocess.run(timed, capture_output=True, text=True)
+    if run.returncode != 0:
+        fail("time-limited sweep exit %d: %s" % (run.returncode, run.stdout + run.stderr))
+    with open(os.path.join(work, "time-state", "packets-20000-roce-seed1.txt")) as f:
+        out = f.read()
+    result = [l for l in out.splitlines() if l.startswith("RESULT ")][-1]
+    if " stopped=time " not in result or " unfinished=0" in result:
+        fail("the run at --stop-ms=2 did not end at the time limit with flows unfinished: "
+             + result)
+    with open(os.path.join(work, "c.rst")) as f:
+        rst = f.read()
+    if "1 of 1 seeds stopped at the simulated-time limit" not in rst:
+        fail("the table does not name the run stopped at the time limit:\n" + rst)
 
 
 def check_limit(binary, source, work):
