@@ -153,7 +153,7 @@ def span(lo, hi, fmt):
 # Why a run ended before its arrivals were over and every flow done (the
 # RESULT line's stopped=), as the tables name it.
 ENDS = [("sent", "stopped at --max-sent"),
-        ("time", "stopped at the simulated-time limit (--stop-ms)")]
+        ("time", "stopped at the simulated-time limit")]
 
 
 def format_capped(c):
