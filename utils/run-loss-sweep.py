@@ -96,9 +96,9 @@ def write_rst(path, opt, values, summaries, session, stops):
             f.write("   * - %s\n" % v)
             for m in modes:
                 s = summaries.get((m, v))
-                capped = table_vi.format_capped(s) if s else ""
+                ended = table_vi.format_ended(s) if s else ""
                 f.write("     - %s\n" % (loss_text(s, stops.get((m, v)), opt.seeds)
-                                          + ("; " + capped if capped else "")))
+                                          + ("; " + ended if ended else "")))
             last = summaries.get((modes[-1], v))
             f.write("     - %s\n" % ("" if last is None else last["resent"]))
         f.write("\n")

@@ -156,9 +156,9 @@ ENDS = [("sent", "stopped at --max-sent"),
         ("time", "stopped at the simulated-time limit")]
 
 
-def format_capped(c):
-    """'k of n seeds stopped at --max-sent (how far their arrivals got)', the
-    same for the simulated-time limit, or ''."""
+def format_ended(c):
+    """Why seeds of a cell ended early: 'k of n seeds stopped at --max-sent (how
+    far their arrivals got)', the same for the simulated-time limit, or ''."""
     parts = []
     for reason, text in ENDS:
         runs = c["ended"].get(reason, [])
@@ -330,8 +330,9 @@ def format_loss(c, stops=None, seeds=0):
         text = "%.3g" % c["mean"]
     else:
         text = "%.3g [%.2g, %.2g]" % (c["mean"], c["lo"], c["hi"])
-    if format_capped(c):
-        text += "; " + format_capped(c)
+    ended = format_ended(c)
+    if ended:
+        text += "; " + ended
     if stops:
         text += "; %s, not in the mean" % format_stopped(stops, seeds)
     return text
