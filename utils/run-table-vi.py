@@ -140,7 +140,6 @@ def summarize(runs):
             "bounced1": sum(float(r["bounced1"]) for r in runs) / n,
             "bounced2plus": sum(float(r["bounced2plus"]) for r in runs) / n,
             "wall_s": sum(float(r["wall_s"] or 0) for r in runs),
-            "capped": len(ended["sent"]),
             "ended": {reason: [(float(r["arrivals_simulated"]), int(r["unfinished"]))
                                for r in rs] for reason, rs in ended.items()}}
 
@@ -395,7 +394,7 @@ def write_rst(path, title, cells, packets, seeds, flags, wall, session, workload
                           "     - %d" % c["other_drops"], "     - %d" % c["resent"],
                           "     - " + load, "     - %.4f" % c["bounced1"],
                           "     - %.4f" % c["bounced2plus"], "     - " + c["deadlock"],
-                          "     - %d" % c["capped"], "     - %.0f" % c["wall_s"]]
+                          "     - %d" % len(c["ended"]["sent"]), "     - %.0f" % c["wall_s"]]
     if stops:
         lines += ["", "Runs stopped at the per-run limit (``--run-limit-s``): where the",
                   "simulation was when the limit fell (its last progress line); not a result.", ""]
